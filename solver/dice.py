@@ -1,0 +1,188 @@
+"""The dice: distinct rolls, their probabilities, and the legal keeps of each.
+
+A roll of ``n`` dice is a multiset, written as face counts ``c[1..6]`` with
+``sum(c) = n``; its probability is the multinomial
+
+    P(c) = n! / (c1! c2! ... c6!) / 6**n .
+
+A *keep* is a non-empty sub-multiset ``k <= c`` of one roll in which every
+die counts (RULES.md, "Points of a keep"): either one straight kept whole and
+alone, or, face by face, ``sum_f scoring[f][k_f]`` where every ``k_f > 0``
+has an entry (or is an instant win). :func:`keeps` lists every distinct
+legal keep; :func:`keep_table` gives the solver, for each number of dice in
+hand, flat arrays of rolls and their undominated keeps (for each number of
+dice kept, only the most points: a keep with the same dice used and fewer
+points is never better).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from .rules import Rules
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class Keep:
+    dice: tuple[int, ...]
+    """The kept dice, sorted."""
+    points: int
+    win: bool = False
+    """True when this keep wins the game at once (five 1s in cinq-mille)."""
+
+    @property
+    def used(self) -> int:
+        return len(self.dice)
+
+
+@lru_cache(maxsize=None)
+def rolls(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every distinct roll of ``n`` dice as (face counts, exact probability)."""
+    out = []
+    for combo in itertools.combinations_with_replacement(FACES, n):
+        counts = tuple(combo.count(f) for f in FACES)
+        ways = math.factorial(n)
+        for c in counts:
+            ways //= math.factorial(c)
+        out.append((counts, Fraction(ways, 6 ** n)))
+    return tuple(out)
+
+
+def counts_of(dice) -> tuple[int, ...]:
+    return tuple(sum(1 for d in dice if d == f) for f in FACES)
+
+
+def _face_is_keepable(rules: Rules, face: int, count: int) -> bool:
+    values = rules.scoring[face - 1]
+    return (count <= len(values) and values[count - 1] > 0) or (face, count) in rules.instant_wins
+
+
+@lru_cache(maxsize=None)
+def keeps(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
+    """Every distinct legal keep of the roll with these face counts, most
+    points first (an instant win first of all)."""
+    found: dict[tuple[int, ...], Keep] = {}
+    for faces, points in rules.straights:
+        if all(counts[f - 1] >= 1 for f in faces) and len(faces) == len(set(faces)):
+            dice = tuple(sorted(faces))
+            found[dice] = Keep(dice, points)
+    choices = []
+    for face in FACES:
+        options = [0] + [k for k in range(1, counts[face - 1] + 1)
+                         if _face_is_keepable(rules, face, k)]
+        choices.append(options)
+    for kept in itertools.product(*choices):
+        if not any(kept):
+            continue
+        points = 0
+        win = False
+        for face, k in zip(FACES, kept):
+            if k == 0:
+                continue
+            if (face, k) in rules.instant_wins:
+                win = True
+            else:
+                points += rules.scoring[face - 1][k - 1]
+        dice = tuple(f for f, k in zip(FACES, kept) for _ in range(k))
+        keep = Keep(dice, points, win)
+        old = found.get(dice)
+        if old is None or (keep.win, keep.points) > (old.win, old.points):
+            found[dice] = keep
+    return tuple(sorted(found.values(), key=lambda k: (not k.win, -k.points, -k.used, k.dice)))
+
+
+def keeps_of_dice(rules: Rules, dice) -> tuple[Keep, ...]:
+    return keeps(rules, counts_of(dice))
+
+
+@dataclass(frozen=True)
+class KeepTable:
+    """Rolls of ``n`` dice and their undominated keeps, as flat arrays.
+
+    For ``n`` in 1..dice: the rolls of ``n`` dice are ``roll_prob[n][r]``;
+    roll ``r``'s keeps are ``keep_units[n][keep_start[n][r]:keep_start[n][r+1]]``
+    (points in units) with ``keep_used`` dice each and ``keep_win`` set for
+    an instant win. A roll with no keep is a zero roll.
+    """
+    roll_prob: tuple[np.ndarray, ...]
+    keep_start: tuple[np.ndarray, ...]
+    keep_units: tuple[np.ndarray, ...]
+    keep_used: tuple[np.ndarray, ...]
+    keep_win: tuple[np.ndarray, ...]
+
+    def packed(self):
+        """Every dice count in one set of arrays, for compiled kernels:
+        the rolls of ``n`` dice are global rolls ``roll_first[n]`` to
+        ``roll_first[n + 1] - 1``; global roll ``r`` has probability
+        ``prob[r]`` and keeps ``keep_first[r]`` to ``keep_first[r + 1] - 1``."""
+        dice = len(self.roll_prob) - 1
+        roll_first = np.zeros(dice + 2, dtype=np.int64)
+        keep_first = [np.zeros(1, dtype=np.int64)]
+        for n in range(1, dice + 1):
+            roll_first[n + 1] = roll_first[n] + len(self.roll_prob[n])
+            keep_first.append(self.keep_start[n][1:] + keep_first[-1][-1])
+        roll_first[0] = roll_first[1]
+        return (roll_first,
+                np.concatenate(self.roll_prob[1:]),
+                np.concatenate(keep_first),
+                np.concatenate(self.keep_units[1:]).astype(np.int64),
+                np.concatenate(self.keep_used[1:]).astype(np.int64),
+                np.concatenate(self.keep_win[1:]).astype(np.bool_))
+
+
+@lru_cache(maxsize=None)
+def keep_table(rules: Rules) -> KeepTable:
+    probs, starts, units, used, wins = [np.zeros(0)], [np.zeros(1, np.int64)], [np.zeros(0, np.int64)], \
+        [np.zeros(0, np.int64)], [np.zeros(0, np.bool_)]
+    for n in range(1, rules.dice + 1):
+        p, s, u, d, w = [], [0], [], [], []
+        for counts, prob in rolls(n):
+            best: dict[int, Keep] = {}
+            win = None
+            for keep in keeps(rules, counts):
+                if keep.win:
+                    win = keep
+                elif keep.used not in best or keep.points > best[keep.used].points:
+                    best[keep.used] = keep
+            chosen = [win] if win is not None else sorted(best.values(), key=lambda k: k.used)
+            for keep in chosen:
+                u.append(keep.points // rules.unit)
+                d.append(keep.used)
+                w.append(keep.win)
+            p.append(float(prob))
+            s.append(len(u))
+        probs.append(np.array(p))
+        starts.append(np.array(s, dtype=np.int64))
+        units.append(np.array(u, dtype=np.int64))
+        used.append(np.array(d, dtype=np.int64))
+        wins.append(np.array(w, dtype=np.bool_))
+    return KeepTable(tuple(probs), tuple(starts), tuple(units), tuple(used), tuple(wins))
+
+
+def odds(rules: Rules) -> list[dict]:
+    """For each number of dice in hand: the probability of a zero roll, of
+    hot dice (some keep uses every die), and the expected points of the
+    best single keep (most points, 0 on a zero roll; an instant win counted
+    at its dice's points)."""
+    out = []
+    for n in range(1, rules.dice + 1):
+        zero = hot = Fraction(0)
+        best = Fraction(0)
+        for counts, prob in rolls(n):
+            ks = keeps(rules, counts)
+            if not ks:
+                zero += prob
+                continue
+            if any(k.used == n for k in ks):
+                hot += prob
+            best += prob * max(k.points for k in ks)
+        out.append({"dice": n, "zero": zero, "hot": hot, "best_points": best})
+    return out

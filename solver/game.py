@@ -1,0 +1,324 @@
+"""The two-player solver: levels, the zero-turn tie, take-over, convergence.
+
+Unknowns: ``W[m, w]``, the probability that the player to move wins at the
+start of their turn, mover in player state ``m`` and waiting player in
+``w``, both playing to maximise their own chance of winning. The turn DP
+(:mod:`solver.turn`) gives
+
+    W[m, w] = f_{m,w}(Z),   Z = 1 - W[w, zero_next[m]],
+
+where ``f`` also reads ``W`` (and the take-over roll values ``R``) at the
+states a bank leads to.
+
+Order by levels. A bank raises the sum of the two banked scores; a zero turn
+keeps it (or, with crosses, lowers it by a fall). So levels ``score[m] +
+score[w]`` are solved from the top down, and every bank a turn DP reads is
+already final. Inside a level the turn starts that share the same two scores
+form a *block*, tied only through their zero-turn values: each node ``i`` of a
+block has ``W_i = f_i(1 - W_{s(i)})`` with ``s(i)`` the zero-turn successor
+(in the block, or outside it and known).
+
+The tie is solved exactly by Newton's method (policy iteration): ``f_i`` is
+convex and piecewise linear in its ``Z``, and under the policy the DP picks
+at the current ``Z_i`` it is affine, ``f_i(Z_i) + b_i (Z - Z_i)``, with
+slope ``b_i`` the probability that the turn ends in a zero turn. The
+linearised system
+
+    x_i = f_i + b_i (1 - x_{s(i)} - Z_i)     (s(i) in the block)
+    x_i = f_i                               (s(i) outside)
+
+has one unknown successor per node (a functional graph: chains that end in
+one cycle), so it is solved exactly by following the successor pointers and
+closing each cycle with ``x = C / (1 - D)``. Repeat with ``Z_i = 1 -
+x_{s(i)}`` until the policy no longer changes (``max |x - f| <= newton_tol``):
+usually two or three DP passes per block.
+
+Take-over: a bank of ``t`` with ``n`` dice unset offers them to the waiting
+player, worth ``max(W[w, m'], R_{w,m'}(t, n))`` to them. ``R_{w,m'}`` belongs
+to a block of a higher level, so it is final and kept in ``take_values``
+while the solve runs (only for player states that may take over).
+
+Falls (crosses) send a zero turn to a lower level, whose values are not yet
+known on the way down. Then whole top-down sweeps repeat, each starting from
+the previous sweep's values, until the largest change is below ``tol``.
+Without falls one sweep is exact.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit, prange
+
+from .dice import keep_table
+from .rules import Rules
+from .states import PlayerSpace, player_space
+from .turn import turn_dp
+
+NEWTON_TOL = 1e-13
+NEWTON_MAX_PASSES = 60
+
+
+@dataclass
+class Solution:
+    """The solved game: the win probabilities at every turn start."""
+    rules: Rules
+    space: PlayerSpace
+    W: np.ndarray
+    """``W[m, w]``: the mover's probability of winning at turn start."""
+    take_row: np.ndarray
+    """Row of ``take_values`` for each player state that may take over, else -1."""
+    take_values: np.ndarray
+    """``take_values[take_row[w], m, t, n - 1]``: ``R_{w,m}(t, n)``, the value
+    of taking over turn total ``t`` (units) with ``n`` dice."""
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def first_player_win(self) -> float:
+        start = self.space.index_of_score(0)
+        return float(self.W[start, start])
+
+    def offer_value(self, m: int, w: int, t: int, n: int) -> float:
+        """Value to the mover at a turn start with an offer of ``t`` units and
+        ``n`` dice: the better of taking over and rolling fresh."""
+        fresh = float(self.W[m, w])
+        row = self.take_row[m]
+        if row < 0 or not 1 <= n < self.rules.dice:
+            return fresh
+        return max(fresh, float(self.take_values[row, w, t, n - 1]))
+
+
+# ---------------------------------------------------------------- structure
+
+@dataclass(frozen=True)
+class Blocks:
+    """Turn starts grouped into blocks, blocks into levels (top level first)."""
+    node_m: np.ndarray
+    node_w: np.ndarray
+    succ_local: np.ndarray
+    """Zero-turn successor as an index inside the node's block, or -1."""
+    succ_m: np.ndarray
+    succ_w: np.ndarray
+    guess_m: np.ndarray
+    guess_w: np.ndarray
+    """A solved turn start (higher level) whose value starts the search for
+    this one's; -1 where there is none."""
+    block_start: np.ndarray
+    level_start: np.ndarray
+    """Blocks ``level_start[j]`` to ``level_start[j + 1] - 1`` form level ``j``."""
+
+
+def build_blocks(space: PlayerSpace) -> Blocks:
+    P = space.size
+    m, w = np.divmod(np.arange(P * P, dtype=np.int64), P)
+    sm, sw = space.score[m], space.score[w]
+    level = sm + sw
+    low, high = np.minimum(sm, sw), np.maximum(sm, sw)
+    order = np.lexsort((w, m, high, -level))
+    m, w, level, low = m[order], w[order], level[order], low[order]
+    position = np.empty(P * P, dtype=np.int64)
+    position[m * P + w] = np.arange(P * P)
+
+    new_block = np.ones(P * P, dtype=bool)
+    new_block[1:] = (level[1:] != level[:-1]) | (low[1:] != low[:-1])
+    block_of = np.cumsum(new_block) - 1
+    block_start = np.append(np.flatnonzero(new_block), P * P)
+    block_level = level[block_start[:-1]]
+    new_level = np.ones(len(block_level), dtype=bool)
+    new_level[1:] = block_level[1:] != block_level[:-1]
+    level_start = np.append(np.flatnonzero(new_level), len(block_level))
+
+    succ_m, succ_w = w, space.zero_next[m]
+    succ_pos = position[succ_m * P + succ_w]
+    same = block_of[succ_pos] == block_of
+    succ_local = np.where(same, succ_pos - block_start[block_of], -1)
+    # Guess from (m, up[w]), else (up[m], w): one level up, already solved.
+    guess_m = np.where(space.up[w] >= 0, m, space.up[m])
+    guess_w = np.where(space.up[w] >= 0, space.up[w], w)
+    guess_m = np.where(guess_m >= 0, guess_m, -1)
+    return Blocks(m, w, succ_local.astype(np.int64), succ_m, succ_w, guess_m, guess_w,
+                  block_start.astype(np.int64), level_start.astype(np.int64))
+
+
+# ------------------------------------------------------------------ kernels
+
+@njit(cache=True)
+def solve_functional(c, d, succ, x, state, path):
+    """Solve ``x_i = c_i + d_i x_{succ[i]}`` (``x_i = c_i`` where succ is -1)
+    when every node has one successor: walk each chain to its end or its
+    cycle, close the cycle exactly, then fill the chain backwards."""
+    k = len(c)
+    state[:k] = 0
+    for start in range(k):
+        if state[start] != 0:
+            continue
+        length = 0
+        i = start
+        while i >= 0 and state[i] == 0:
+            state[i] = 1
+            path[length] = i
+            length += 1
+            i = succ[i]
+        if i >= 0 and state[i] == 1:
+            pos = 0
+            while path[pos] != i:
+                pos += 1
+            const = 0.0
+            coef = 1.0
+            for j in range(length - 1, pos - 1, -1):
+                node = path[j]
+                const = c[node] + d[node] * const
+                coef = d[node] * coef
+            x[i] = const / (1.0 - coef)
+            state[i] = 2
+            for j in range(length - 1, pos, -1):
+                node = path[j]
+                x[node] = c[node] + d[node] * x[succ[node]]
+                state[node] = 2
+            length = pos
+        for j in range(length - 1, -1, -1):
+            node = path[j]
+            s = succ[node]
+            x[node] = c[node] + (d[node] * x[s] if s >= 0 else 0.0)
+            state[node] = 2
+
+
+@njit(cache=True)
+def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
+                use_guess, block_start, score,
+                target, exact, forced, dice, bank_next, zero_next, take_row, W,
+                take_values, roll_first, prob, keep_first, keep_units, keep_used,
+                keep_win):
+    """Newton's method on one block (module docstring). Returns the number of
+    DP passes and the last ``max |x - f|``."""
+    n0 = block_start[b]
+    k = block_start[b + 1] - n0
+    f = np.empty(k)
+    slope = np.empty(k)
+    Z = np.empty(k)
+    c = np.empty(k)
+    d = np.empty(k)
+    x = np.empty(k)
+    succ = np.empty(k, dtype=np.int64)
+    state = np.empty(k, dtype=np.int64)
+    path = np.empty(k, dtype=np.int64)
+    R = np.zeros((target, dice + 1))
+    dR = np.zeros((target, dice + 1))
+    A = np.zeros((target, dice + 1))
+    dA = np.zeros((target, dice + 1))
+    for i in range(k):
+        succ[i] = succ_local[n0 + i]
+        if use_guess and guess_m[n0 + i] >= 0:
+            W[node_m[n0 + i], node_w[n0 + i]] = W[guess_m[n0 + i], guess_w[n0 + i]]
+    change = np.inf
+    passes = 0
+    while passes < NEWTON_MAX_PASSES:
+        passes += 1
+        for i in range(k):
+            node = n0 + i
+            m = node_m[node]
+            w = node_w[node]
+            if succ[i] >= 0:
+                Z[i] = 1.0 - W[node_m[n0 + succ[i]], node_w[n0 + succ[i]]]
+            else:
+                Z[i] = 1.0 - W[succ_m[node], succ_w[node]]
+            T = target - score[m]
+            row = take_row[m]
+            rows = target if row >= 0 else T
+            f[i], slope[i] = turn_dp(m, w, Z[i], T, rows, exact, forced, dice, bank_next,
+                                     zero_next, take_row, W, take_values, roll_first, prob,
+                                     keep_first, keep_units, keep_used, keep_win, R, dR, A, dA)
+            if row >= 0:
+                for t in range(rows):
+                    for n in range(1, dice):
+                        take_values[row, w, t, n - 1] = R[t, n]
+        for i in range(k):
+            if succ[i] >= 0:
+                c[i] = f[i] + slope[i] * (1.0 - Z[i])
+                d[i] = -slope[i]
+            else:
+                c[i] = f[i]
+                d[i] = 0.0
+        solve_functional(c, d, succ, x, state, path)
+        change = 0.0
+        for i in range(k):
+            change = max(change, abs(x[i] - f[i]))
+            W[node_m[n0 + i], node_w[n0 + i]] = x[i]
+        if change <= NEWTON_TOL:
+            break
+    return passes, change
+
+
+@njit(cache=True, parallel=True)
+def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
+                use_guess, block_start, score,
+                target, exact, forced, dice, bank_next, zero_next, take_row, W,
+                take_values, roll_first, prob, keep_first, keep_units, keep_used,
+                keep_win, passes, changes):
+    for b in prange(b0, b1):
+        passes[b], changes[b] = solve_block(
+            b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w, use_guess,
+            block_start, score, target,
+            exact, forced, dice, bank_next, zero_next, take_row, W, take_values,
+            roll_first, prob, keep_first, keep_units, keep_used, keep_win)
+
+
+# ---------------------------------------------------------------- the solve
+
+def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
+          max_sweeps: int = 200, progress=None) -> Solution:
+    """Solve the two-player game. ``progress(done, total)`` is called after
+    each level with counts of turn starts."""
+    started = time.perf_counter()
+    space = space or player_space(rules)
+    blocks = build_blocks(space)
+    P = space.size
+    target = rules.target_units
+    dice_arrays = keep_table(rules).packed()
+
+    take_row = -np.ones(P, dtype=np.int64)
+    takers = np.flatnonzero(space.can_take)
+    take_row[takers] = np.arange(len(takers))
+    take_values = np.zeros((max(len(takers), 1), P if len(takers) else 1,
+                            target if len(takers) else 1, max(rules.dice - 1, 1)))
+
+    W = np.full((P, P), 0.5)
+    n_blocks = len(blocks.block_start) - 1
+    passes = np.zeros(n_blocks, dtype=np.int64)
+    changes = np.zeros(n_blocks)
+    has_falls = bool(np.any(space.score[space.zero_next] < space.score))
+    sweeps = 0
+    sweep_change = np.inf
+    while True:
+        sweeps += 1
+        before = W.copy() if has_falls else None
+        for j in range(len(blocks.level_start) - 1):
+            b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
+            solve_level(b0, b1, blocks.node_m, blocks.node_w, blocks.succ_local,
+                        blocks.succ_m, blocks.succ_w, blocks.guess_m, blocks.guess_w,
+                        sweeps == 1, blocks.block_start, space.score,
+                        target, rules.exact_target, rules.hot_dice_forced, rules.dice,
+                        space.bank_next, space.zero_next, take_row, W, take_values,
+                        *dice_arrays, passes, changes)
+            if progress is not None:
+                progress(int(blocks.block_start[b1]), P * P)
+        if not has_falls:
+            sweep_change = 0.0
+            break
+        sweep_change = float(np.max(np.abs(W - before)))
+        if sweep_change < tol or sweeps >= max_sweeps:
+            break
+    seconds = time.perf_counter() - started
+    stats = {
+        "seconds": seconds,
+        "sweeps": sweeps,
+        "sweep_change": sweep_change,
+        "newton_passes_mean": float(passes.mean()),
+        "newton_passes_max": int(passes.max()),
+        "newton_change_max": float(changes.max()),
+        "turn_starts": P * P,
+        "turn_dp_runs": int(passes @ np.diff(blocks.block_start)) * sweeps,
+    }
+    return Solution(rules, space, W, take_row, take_values, stats)
