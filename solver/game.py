@@ -47,7 +47,7 @@ Without falls one sweep is exact.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
@@ -55,39 +55,11 @@ from numba import njit, prange
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
-from .turn import turn_dp
+from .solution import Solution, replay
+from .turn_kernel import turn_dp
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60
-
-
-@dataclass
-class Solution:
-    """The solved game: the win probabilities at every turn start."""
-    rules: Rules
-    space: PlayerSpace
-    W: np.ndarray
-    """``W[m, w]``: the mover's probability of winning at turn start."""
-    take_row: np.ndarray
-    """Row of ``take_values`` for each player state that may take over, else -1."""
-    take_values: np.ndarray
-    """``take_values[take_row[w], m, t, n - 1]``: ``R_{w,m}(t, n)``, the value
-    of taking over turn total ``t`` (units) with ``n`` dice."""
-    stats: dict = field(default_factory=dict)
-
-    @property
-    def first_player_win(self) -> float:
-        start = self.space.index_of_score(0)
-        return float(self.W[start, start])
-
-    def offer_value(self, m: int, w: int, t: int, n: int) -> float:
-        """Value to the mover at a turn start with an offer of ``t`` units and
-        ``n`` dice: the better of taking over and rolling fresh."""
-        fresh = float(self.W[m, w])
-        row = self.take_row[m]
-        if row < 0 or not 1 <= n < self.rules.dice:
-            return fresh
-        return max(fresh, float(self.take_values[row, w, t, n - 1]))
 
 
 # ---------------------------------------------------------------- structure
@@ -322,3 +294,28 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         "turn_dp_runs": int(passes @ np.diff(blocks.block_start)) * sweeps,
     }
     return Solution(rules, space, W, take_row, take_values, stats)
+
+
+# ------------------------------------------------------------ verification
+
+def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
+                     compiled: bool = False) -> float:
+    """Largest difference between stored values and one more turn DP from
+    them, over the game start and ``samples`` random turn starts: the start
+    value ``W[m, w]`` and, for a taker, every stored take-over value. The
+    default numpy replay is an implementation independent of the kernel
+    that solved the game."""
+    rng = np.random.default_rng(seed)
+    P = solution.space.size
+    start = solution.space.index_of_score(0)
+    nodes = [(start, start)] + [tuple(rng.integers(P, size=2)) for _ in range(samples)]
+    worst = 0.0
+    dice = solution.rules.dice
+    for m, w in nodes:
+        _, R, _ = replay(solution, int(m), int(w), compiled=compiled)
+        worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
+        row = solution.take_row[m]
+        if row >= 0:
+            stored = np.asarray(solution.take_values[row, w])
+            worst = max(worst, float(np.max(np.abs(R[:, 1:dice] - stored))))
+    return worst

@@ -41,106 +41,67 @@ a total overshoots (exact target) or wins.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 
-@njit(cache=True, inline="always")
-def after_keep(t2, n_left, win, T, exact, dice, Z, A, dA):
-    """Value and dvalue/dZ of having kept dice that bring the total to ``t2``
-    with ``n_left`` dice left (the K of the module docstring)."""
+def after_keep(t2, n_left, win, T, exact, dice, Z, A):
+    """Value of having kept dice that bring the total to ``t2`` with
+    ``n_left`` dice left: the K of the module docstring, for one keep
+    (the kernels inline the same rule over arrays)."""
     if win:
-        return 1.0, 0.0
+        return 1.0
     if t2 > T and exact:
-        return Z, 1.0
+        return Z
     if t2 >= T:
-        return 1.0, 0.0
-    if n_left == 0:
-        n_left = dice
-    return A[t2, n_left], dA[t2, n_left]
+        return 1.0
+    return float(A[t2, n_left or dice])
 
 
-@njit(cache=True)
-def bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W, take_values):
-    """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ.
-    The caller has checked that the bank is allowed."""
-    m2 = bank_next[m, t]
-    if m2 == zero_next[m]:
-        return Z, 1.0
-    w_value = W[w, m2]
-    row = take_row[w]
-    if row >= 0 and n < dice:
-        taken = take_values[row, m2, t, n - 1]
-        if taken > w_value:
-            w_value = taken
-    return 1.0 - w_value, 0.0
+def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
+                take_row, W, take_values, roll_first, prob, keep_first, keep_units,
+                keep_used, keep_win):
+    """The module's equations in plain numpy (no slopes): ``(R, A)``.
 
-
-@njit(cache=True)
-def turn_dp(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
-            take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-            keep_used, keep_win, R, dR, A, dA):
-    """Fill R, A (and their slopes dR, dA) for the turn of mover ``m``
-    against ``w`` with zero-turn value ``Z``. Rows ``t < roll_rows`` of R are
-    filled, rows ``t < T`` of A. Returns ``(R(0, D), dR(0, D)/dZ)``."""
-    # Past the target every keep overshoots or wins whatever t is, so the
-    # rows t >= T are all equal: compute row T once and copy it.
+    One answer at the table needs one turn replayed, and importing numba and
+    loading its compiled kernels costs more than half a second; this version
+    vectorises over every roll and keep of a row instead, in a few
+    milliseconds. It also serves as an independent check of the compiled
+    kernel :func:`solver.turn_kernel.turn_dp`, which the solver runs."""
+    R = np.zeros((roll_rows, dice + 1))
+    A = np.zeros((roll_rows, dice + 1))
+    n_of_roll = np.repeat(np.arange(dice + 1), np.diff(roll_first))
+    roll_of_keep = np.repeat(np.arange(len(prob)), np.diff(keep_first))
+    n_left = n_of_roll[roll_of_keep] - keep_used
+    n_left[n_left == 0] = dice
+    has_keep = keep_first[1:] > keep_first[:-1]
+    starts = keep_first[:-1][has_keep]
+    per_n = roll_first[1:dice + 1]
+    row_of_w = take_row[w]
+    dice_range = np.arange(1, dice + 1)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
-        for n in range(1, dice + 1):
-            value = 0.0
-            slope = 0.0
-            for r in range(roll_first[n], roll_first[n + 1]):
-                k0 = keep_first[r]
-                k1 = keep_first[r + 1]
-                if k0 == k1:
-                    best = Z
-                    best_slope = 1.0
-                else:
-                    best = -1.0
-                    best_slope = 0.0
-                    for k in range(k0, k1):
-                        t2 = t + keep_units[k]
-                        if keep_win[k]:
-                            v = 1.0
-                            dv = 0.0
-                        elif t2 > T and exact:
-                            v = Z
-                            dv = 1.0
-                        elif t2 >= T:
-                            v = 1.0
-                            dv = 0.0
-                        else:
-                            n_left = n - keep_used[k]
-                            if n_left == 0:
-                                n_left = dice
-                            v = A[t2, n_left]
-                            dv = dA[t2, n_left]
-                        if v > best:
-                            best = v
-                            best_slope = dv
-                value += prob[r] * best
-                slope += prob[r] * best_slope
-            R[t, n] = value
-            dR[t, n] = slope
+        t2 = t + keep_units
+        inside = t2 < T
+        value = np.where(t2 > T, Z if exact else 1.0, 1.0)
+        value[inside] = A[t2[inside], n_left[inside]]
+        value[keep_win] = 1.0
+        best = np.full(len(prob), Z)
+        best[has_keep] = np.maximum.reduceat(value, starts)
+        R[t, 1:] = np.add.reduceat(prob * best, per_n)
         if t >= T:
             continue
-        for n in range(1, dice + 1):
-            A[t, n] = R[t, n]
-            dA[t, n] = dR[t, n]
-            if t == 0 or bank_next[m, t] < 0 or (forced and n == dice):
-                continue
-            b, db = bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W,
-                               take_values)
-            if b > A[t, n]:
-                A[t, n] = b
-                dA[t, n] = db
-    for t in range(top + 1, roll_rows):
-        for n in range(1, dice + 1):
-            R[t, n] = R[top, n]
-            dR[t, n] = dR[top, n]
-    return R[0, dice], dR[0, dice]
-
-
-def scratch(rows: int, dice: int):
-    """Work arrays for :func:`turn_dp`: R, dR, A, dA."""
-    return tuple(np.zeros((rows, dice + 1)) for _ in range(4))
+        A[t] = R[t]
+        m2 = bank_next[m, t]
+        if t == 0 or m2 < 0:
+            continue
+        if m2 == zero_next[m]:
+            bank = np.full(dice, Z)
+        else:
+            offered = np.full(dice, W[w, m2])
+            if row_of_w >= 0:
+                offered[:-1] = np.maximum(offered[:-1], take_values[row_of_w, m2, t])
+            bank = 1.0 - offered
+        if forced:
+            bank[-1] = -np.inf
+        A[t, 1:] = np.maximum(A[t, 1:], bank)
+    R[top + 1:] = R[top]
+    return R, A

@@ -1,0 +1,273 @@
+"""The ``farkle`` command: parses, calls the library, prints.
+
+Every command takes ``--json`` for scripts. Bad input ends with one line on
+stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+from .errors import UsageError
+
+# Estimated keep evaluations per second of the solver on this machine's two
+# cores (BENCHMARKS.md), to decide whether a missing table is solved on the
+# spot or named as a command to run.
+SOLVE_RATE = 1.0e9
+ON_THE_SPOT_SECONDS = 30.0
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        return args.run(args) or 0
+    except UsageError as error:
+        print(f"farkle: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("farkle: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="farkle", description="Optimal play of dix-mille, quinze-mille, "
+                    "cinq-mille and Pig.")
+    sub = parser.add_subparsers(parser_class=Parser)
+
+    def command(name, run, help, game=True):
+        p = sub.add_parser(name, help=help, description=help)
+        if game:
+            p.add_argument("game")
+            p.add_argument("--target", type=int, metavar="POINTS",
+                           help="play to another target (tests and studies)")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(run=run)
+        return p
+
+    command("variants", cmd_variants, "list the games", game=False)
+    p = command("keeps", cmd_keeps, "the legal keeps of a roll")
+    p.add_argument("dice", nargs="+", type=int, metavar="D")
+    command("odds", cmd_odds, "zero-roll, hot-dice and best-keep odds per dice count")
+    p = command("solve", cmd_solve, "solve a game and write its table")
+    p.add_argument("--out", type=Path, metavar="FILE")
+    p.add_argument("--tolerance", type=float, default=1e-12)
+    p = command("info", cmd_info, "the metadata of a table file", game=False)
+    p.add_argument("file", type=Path)
+    p = command("advise", cmd_advise, "bank or roll, which dice to keep, take over or not")
+    p.add_argument("--me", type=int, required=True, metavar="S", help="your banked score")
+    p.add_argument("--opp", type=int, required=True, metavar="S", help="opponent's banked score")
+    p.add_argument("--turn", type=int, default=0, metavar="T", help="turn total so far")
+    p.add_argument("--dice", type=int, metavar="N", help="dice in hand (default: all)")
+    p.add_argument("--roll", nargs="+", type=int, metavar="D", help="the dice just thrown")
+    p.add_argument("--offer", metavar="T,N", help="the previous player's turn total and unset dice")
+    p.add_argument("--table", type=Path, metavar="FILE")
+    return parser
+
+
+# ------------------------------------------------------------------ helpers
+
+def _rules(args):
+    from .rules import get_rules
+    return get_rules(args.game, args.target)
+
+
+def _print_json(data) -> None:
+    print(json.dumps(data, indent=2, default=_json_default))
+
+
+def _json_default(value):
+    if isinstance(value, Fraction):
+        return float(value)
+    raise TypeError(type(value))
+
+
+def _dice_roll(rules, dice):
+    if not dice or len(dice) > rules.dice:
+        raise UsageError(f"a roll in {rules.name} has 1 to {rules.dice} dice, not {len(dice)}")
+    bad = [d for d in dice if not 1 <= d <= 6]
+    if bad:
+        raise UsageError(f"a die shows 1 to 6, not {bad[0]}")
+    return dice
+
+
+def _progress(description: str):
+    """A tqdm bar on stderr, as a ``progress(done, total)`` callback."""
+    from tqdm import tqdm
+    bar = None
+
+    def update(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, desc=description, unit="start", file=sys.stderr,
+                       leave=False, disable=None)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+    return update
+
+
+def solve_and_write(rules, out: Path | None = None, tolerance: float = 1e-12):
+    """Solve, check the Bellman residual, write the table; returns
+    ``(solution, path, residual)``."""
+    from .game import bellman_residual, solve
+    from .tables import default_path, write_table
+    solution = solve(rules, tol=tolerance, progress=_progress(f"solving {rules.name}"))
+    residual = bellman_residual(solution)
+    path = out or default_path(rules)
+    write_table(solution, path, tolerance, residual)
+    return solution, path, residual
+
+
+def estimated_solve_seconds(rules) -> float:
+    from .dice import keep_table
+    from .states import player_space
+    states = player_space(rules).size
+    keeps_per_row = int(keep_table(rules).packed()[2][-1])
+    return 3 * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
+
+
+# ----------------------------------------------------------------- commands
+
+def cmd_variants(args):
+    from .rules import GAMES
+    rows = [rules.describe() for rules in GAMES.values()]
+    if args.json:
+        _print_json(rows)
+        return
+    for row in rows:
+        print(f"{row['name']:<20} {row['dice']} dice  target {row['target']:>6}  "
+              f"entry {row['entry']:>3}  {row['summary']}")
+
+
+def cmd_keeps(args):
+    from .dice import keeps_of_dice
+    rules = _rules(args)
+    roll = _dice_roll(rules, args.dice)
+    options = keeps_of_dice(rules, roll)
+    if args.json:
+        _print_json([{"dice": list(k.dice), "points": k.points, **({"win": True} if k.win else {})}
+                     for k in options])
+        return
+    if not options:
+        print(f"{' '.join(map(str, roll))}: zero roll, no die scores")
+        return
+    for k in options:
+        label = "wins the game" if k.win else f"{k.points}"
+        print(f"{' '.join(map(str, k.dice)):<12} = {label}")
+
+
+def cmd_odds(args):
+    from .dice import odds
+    rules = _rules(args)
+    rows = odds(rules)
+    if args.json:
+        _print_json(rows)
+        return
+    print("dice   zero roll   hot dice   best keep (points)")
+    for row in rows:
+        print(f"{row['dice']:>4}   {float(row['zero']):>9.4f}   {float(row['hot']):>8.4f}   "
+              f"{float(row['best_points']):>8.1f}")
+
+
+def cmd_solve(args):
+    rules = _rules(args)
+    started = time.perf_counter()
+    solution, path, residual = solve_and_write(rules, args.out, args.tolerance)
+    seconds = time.perf_counter() - started
+    result = {"game": rules.name, "target": rules.target,
+              "first_player_win": solution.first_player_win,
+              "states": int(solution.stats["turn_starts"]), "seconds": seconds,
+              "table": str(path), "bellman_residual": residual}
+    if args.json:
+        _print_json(result)
+        return
+    print(f"{rules.name} to {rules.target}: the first player wins with probability "
+          f"{solution.first_player_win:.7f}")
+    print(f"{result['states']} turn starts solved in {seconds:.1f} s; "
+          f"Bellman residual {residual:.1e}; table {path}")
+
+
+def cmd_info(args):
+    from .tables import read_info
+    info = read_info(args.file)
+    if args.json:
+        _print_json(info)
+        return
+    print(f"{info['file']}: {info['game']} to {info['target']} ({info['bytes'] / 1e6:.1f} MB)")
+    print(f"  first player wins {info['first_player_win']:.7f}")
+    print(f"  tolerance {info['tolerance']:.0e}, Bellman residual {info['bellman_residual']:.1e}, "
+          f"solved in {info['solve_seconds']:.1f} s by farkle-solver {info['program_version']}")
+    for name, meta in info["datasets"].items():
+        axes = ", ".join(info["axes"].get(name, []))
+        print(f"  {name:<14} {meta['dtype']:<8} {meta['shape']}  ({axes})")
+
+
+def _load_advisor(args):
+    from .advice import Advisor
+    from .tables import default_path, read_table
+    rules = _rules(args)
+    path = args.table or default_path(rules)
+    if not path.exists() and args.table is None:
+        if estimated_solve_seconds(rules) > ON_THE_SPOT_SECONDS:
+            target = f" --target {rules.target}" if args.target else ""
+            raise UsageError(f"no table at {path}; make it with: farkle solve {rules.name}{target}")
+        print(f"farkle: no table at {path}; solving it now", file=sys.stderr)
+        solve_and_write(rules)
+    return Advisor(read_table(path, expect=rules))
+
+
+def _parse_offer(text):
+    try:
+        points, dice = (int(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError(f"--offer takes T,N (turn total and dice), not {text!r}") from None
+    return points, dice
+
+
+def cmd_advise(args):
+    advisor = _load_advisor(args)
+    rules = advisor.rules
+    dice = args.dice if args.dice is not None else rules.dice
+    if args.offer is not None:
+        if args.turn != 0 or args.roll:
+            raise UsageError("--offer is a turn-start question: use it with --turn 0 and no --roll")
+        advice = advisor.take_or_fresh(args.me, args.opp, *_parse_offer(args.offer))
+    elif args.roll:
+        advice = advisor.keep(args.me, args.opp, args.turn, dice, args.roll)
+    else:
+        advice = advisor.bank_or_roll(args.me, args.opp, args.turn, dice)
+    if args.json:
+        _print_json(advice.to_json())
+        return
+    if advice.note:
+        print(advice.note)
+    for choice in advice.choices:
+        print(f"{_describe(choice):<32} {100 * choice.win:6.2f}%")
+
+
+def _describe(choice) -> str:
+    if choice.action == "keep":
+        then = {"bank": "then bank", "roll": "then roll", "win": "wins", "zero": "overshoots"}
+        return f"keep {' '.join(map(str, choice.keep))} ({choice.points}), {then[choice.then]}"
+    return {"bank": "bank", "roll": "roll", "take": "take over", "fresh": "roll fresh",
+            "zero": "zero roll"}[choice.action]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""A solved game in memory, and the replay of one turn from it.
+
+Light on purpose (no numba): answering one question at the table imports
+this, not the solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .dice import keep_table
+from .rules import Rules
+from .states import PlayerSpace
+from .turn import turn_values
+
+
+@dataclass
+class Solution:
+    """The solved game: the win probabilities at every turn start."""
+    rules: Rules
+    space: PlayerSpace
+    W: np.ndarray
+    """``W[m, w]``: the mover's probability of winning at turn start."""
+    take_row: np.ndarray
+    """Row of ``take_values`` for each player state that may take over, else -1."""
+    take_values: np.ndarray
+    """``take_values[take_row[w], m, t, n - 1]``: ``R_{w,m}(t, n)``, the value
+    of taking over turn total ``t`` (units) with ``n`` dice."""
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def first_player_win(self) -> float:
+        start = self.space.index_of_score(0)
+        return float(self.W[start, start])
+
+    def offer_value(self, m: int, w: int, t: int, n: int) -> float:
+        """Value to the mover at a turn start with an offer of ``t`` units and
+        ``n`` dice: the better of taking over and rolling fresh."""
+        fresh = float(self.W[m, w])
+        row = self.take_row[m]
+        if row < 0 or not 1 <= n < self.rules.dice:
+            return fresh
+        return max(fresh, float(self.take_values[row, w, t, n - 1]))
+
+
+def replay(solution: Solution, m: int, w: int, compiled: bool = False):
+    """Re-run the turn DP of mover ``m`` against ``w`` from the stored values.
+    Returns ``(Z, R, A)``: the zero-turn value, roll values ``R[t, n]``
+    (rows up to the target, for take-over) and after-keep values ``A[t, n]``.
+    ``compiled`` picks the numba kernel (fast once loaded) over the numpy
+    one (no compilation: best for a single answer). Where the take-over
+    values stay on disk, only the waiting player's row is read."""
+    rules, space = solution.rules, solution.space
+    target = rules.target_units
+    take_row, take_values = solution.take_row, solution.take_values
+    if take_row[w] >= 0 and not isinstance(take_values, np.ndarray):
+        take_values = np.asarray(take_values[take_row[w]])[None]
+        take_row = np.where(np.arange(space.size) == w, 0, -1).astype(np.int64)
+    Z = 1.0 - float(solution.W[w, space.zero_next[m]])
+    T = target - int(space.score[m])
+    args = (m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
+            space.bank_next, space.zero_next, take_row, solution.W, take_values,
+            *keep_table(rules).packed())
+    if not compiled:
+        R, A = turn_values(*args)
+        return Z, R, A
+    from .turn_kernel import turn_dp
+    R, dR, A, dA = (np.zeros((target, rules.dice + 1)) for _ in range(4))
+    turn_dp(*args, R, dR, A, dA)
+    return Z, R, A

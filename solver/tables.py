@@ -1,0 +1,178 @@
+"""Solved games as HDF5 files, and where to find them.
+
+One file per game and target. Layout (all scores in units of
+``rules.unit`` points):
+
+    attrs   format, format_version, program_version, game, target, rules (JSON),
+            tolerance, bellman_residual, solve_seconds, first_player_win,
+            stats (JSON), axes (JSON: what each dataset's axes mean)
+    player/score          int64 [P]    banked score of each player state
+    W                     float64 [P, P]  W[m, w]: mover's win probability at a
+                                          turn start, mover m, waiting w
+    take_row              int64 [P]    row of take_values for states that may
+                                          take over, -1 otherwise
+    take_values           float64 [K, P, T, D-1]  (take-over games only)
+                          take_values[take_row[w], m, t, n-1]: value to w of
+                          taking over t units with n dice from a banker now at m
+
+``W`` and ``take_values`` are everything an exact answer needs: any turn is
+replayed from them (:mod:`solver.advice`). The file is written under a
+temporary name and renamed when complete, so an interrupted write never
+leaves a file that looks valid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from . import __version__
+from .errors import UsageError
+from .solution import Solution
+from .rules import Rules
+from .states import player_space
+
+FORMAT = "farkle-solver-table"
+FORMAT_VERSION = 1
+
+AXES = {
+    "player/score": ["player state"],
+    "W": ["mover player state", "waiting player state"],
+    "take_row": ["player state"],
+    "take_values": ["take-over row of the taker", "banker's player state after the bank",
+                    "offered turn total (units)", "offered dice minus one"],
+}
+
+
+def data_dir() -> Path:
+    """Where tables live: ``$FARKLE_TABLES`` if set, else the repository's
+    ``tables/`` when running from a checkout, else the installed copy of it
+    (package ``solver.data``)."""
+    env = os.environ.get("FARKLE_TABLES")
+    if env:
+        return Path(env)
+    checkout = Path(__file__).resolve().parent.parent / "tables"
+    if checkout.is_dir():
+        return checkout
+    return Path(str(resources.files("solver.data")))
+
+
+def default_path(rules: Rules, base: Rules | None = None) -> Path:
+    """``tables/GAME.h5``, or ``tables/GAME-TARGET.h5`` for another target
+    than the game's own (``base``)."""
+    from .rules import GAMES
+    base = base or GAMES.get(rules.name)
+    stem = rules.name if base is not None and base.target == rules.target \
+        else f"{rules.name}-{rules.target}"
+    return data_dir() / f"{stem}.h5"
+
+
+def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:
+    """Write ``solution`` to ``path`` atomically; returns the file's size."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    rules = solution.rules
+    compress = dict(compression="gzip", compression_opts=4, shuffle=True)
+    try:
+        with h5py.File(partial, "w") as f:
+            f.attrs["format"] = FORMAT
+            f.attrs["format_version"] = FORMAT_VERSION
+            f.attrs["program_version"] = __version__
+            f.attrs["game"] = rules.name
+            f.attrs["target"] = rules.target
+            f.attrs["rules"] = rules.to_json()
+            f.attrs["tolerance"] = tolerance
+            f.attrs["bellman_residual"] = residual
+            f.attrs["solve_seconds"] = solution.stats.get("seconds", float("nan"))
+            f.attrs["first_player_win"] = solution.first_player_win
+            f.attrs["stats"] = json.dumps(solution.stats)
+            f.attrs["axes"] = json.dumps(AXES)
+            f.create_dataset("player/score", data=solution.space.score)
+            f.create_dataset("W", data=solution.W, **compress)
+            f.create_dataset("take_row", data=solution.take_row)
+            if np.any(solution.take_row >= 0):
+                values = solution.take_values
+                chunks = (1, 1) + values.shape[2:]
+                f.create_dataset("take_values", data=values, chunks=chunks, **compress)
+        os.replace(partial, path)
+    finally:
+        if partial.exists():
+            partial.unlink()
+    return path.stat().st_size
+
+
+def read_info(path: Path) -> dict:
+    """The metadata of a table file (``farkle info``)."""
+    with _open(path) as f:
+        info = {key: _plain(value) for key, value in f.attrs.items()}
+        info["rules"] = json.loads(info["rules"])
+        info["stats"] = json.loads(info["stats"])
+        info["axes"] = json.loads(info["axes"])
+        info["datasets"] = {}
+        f.visititems(lambda name, obj: info["datasets"].__setitem__(
+            name, {"shape": list(obj.shape), "dtype": str(obj.dtype)})
+            if isinstance(obj, h5py.Dataset) else None)
+    info["file"] = str(path)
+    info["bytes"] = Path(path).stat().st_size
+    return info
+
+
+def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) -> Solution:
+    """Load a table. With ``expect``, refuse a table of other rules. With
+    ``lazy_take``, take-over values stay on disk and are read per query."""
+    f = _open(path)
+    try:
+        rules = Rules.from_json(f.attrs["rules"])
+        if expect is not None and rules != expect:
+            raise UsageError(f"table {path} holds {rules.name} to {rules.target}, "
+                             f"not {expect.name} to {expect.target}")
+        space = player_space(rules)
+        score = f["player/score"][()]
+        if not np.array_equal(score, space.score):
+            raise UsageError(f"table {path} does not match its rules (player states differ)")
+        W = f["W"][()]
+        take_row = f["take_row"][()]
+        if "take_values" in f:
+            take = f["take_values"]
+            take_values = take if lazy_take else take[()]
+        else:
+            take_values = np.zeros((1, 1, 1, 1))
+        stats = json.loads(f.attrs["stats"])
+        stats["bellman_residual"] = float(f.attrs["bellman_residual"])
+    except UsageError:
+        f.close()
+        raise
+    except (KeyError, ValueError, OSError, TypeError) as error:
+        f.close()
+        raise UsageError(f"table {path} is damaged ({error})") from None
+    if not (lazy_take and "take_values" in f):
+        f.close()
+    return Solution(rules, space, W, take_row, take_values, stats)
+
+
+def _open(path: Path) -> h5py.File:
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"no table at {path}")
+    try:
+        f = h5py.File(path, "r")
+    except OSError:
+        raise UsageError(f"table {path} is damaged or not an HDF5 file") from None
+    if f.attrs.get("format") != FORMAT:
+        f.close()
+        raise UsageError(f"{path} is not a farkle-solver table")
+    return f
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, bytes):
+        return value.decode()
+    return value

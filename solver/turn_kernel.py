@@ -1,0 +1,94 @@
+"""The turn DP of :mod:`solver.turn`, compiled, with slopes for the solver.
+
+Same equations as :func:`solver.turn.turn_values`; besides each value it
+carries ``d value / d Z`` (the probability that the turn ends in a zero turn
+under the chosen policy), which the two-player solver's Newton step needs.
+The keep loop is written out in full: a call per keep costs several times
+the work of the keep.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+
+@njit(cache=True)
+def bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W, take_values):
+    """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ.
+    The caller has checked that the bank is allowed."""
+    m2 = bank_next[m, t]
+    if m2 == zero_next[m]:
+        return Z, 1.0
+    w_value = W[w, m2]
+    row = take_row[w]
+    if row >= 0 and n < dice:
+        taken = take_values[row, m2, t, n - 1]
+        if taken > w_value:
+            w_value = taken
+    return 1.0 - w_value, 0.0
+
+
+@njit(cache=True)
+def turn_dp(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
+            take_row, W, take_values, roll_first, prob, keep_first, keep_units,
+            keep_used, keep_win, R, dR, A, dA):
+    """Fill R, A (and their slopes dR, dA) for the turn of mover ``m``
+    against ``w`` with zero-turn value ``Z``. Rows ``t < roll_rows`` of R are
+    filled, rows ``t < T`` of A. Returns ``(R(0, D), dR(0, D)/dZ)``."""
+    # Past the target every keep overshoots or wins whatever t is, so the
+    # rows t >= T are all equal: compute row T once and copy it.
+    top = min(roll_rows - 1, T)
+    for t in range(top, -1, -1):
+        for n in range(1, dice + 1):
+            value = 0.0
+            slope = 0.0
+            for r in range(roll_first[n], roll_first[n + 1]):
+                k0 = keep_first[r]
+                k1 = keep_first[r + 1]
+                if k0 == k1:
+                    best = Z
+                    best_slope = 1.0
+                else:
+                    best = -1.0
+                    best_slope = 0.0
+                    for k in range(k0, k1):
+                        t2 = t + keep_units[k]
+                        if keep_win[k]:
+                            v = 1.0
+                            dv = 0.0
+                        elif t2 > T and exact:
+                            v = Z
+                            dv = 1.0
+                        elif t2 >= T:
+                            v = 1.0
+                            dv = 0.0
+                        else:
+                            n_left = n - keep_used[k]
+                            if n_left == 0:
+                                n_left = dice
+                            v = A[t2, n_left]
+                            dv = dA[t2, n_left]
+                        if v > best:
+                            best = v
+                            best_slope = dv
+                value += prob[r] * best
+                slope += prob[r] * best_slope
+            R[t, n] = value
+            dR[t, n] = slope
+        if t >= T:
+            continue
+        for n in range(1, dice + 1):
+            A[t, n] = R[t, n]
+            dA[t, n] = dR[t, n]
+            if t == 0 or bank_next[m, t] < 0 or (forced and n == dice):
+                continue
+            b, db = bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W,
+                               take_values)
+            if b > A[t, n]:
+                A[t, n] = b
+                dA[t, n] = db
+    for t in range(top + 1, roll_rows):
+        for n in range(1, dice + 1):
+            R[t, n] = R[top, n]
+            dR[t, n] = dR[top, n]
+    return R[0, dice], dR[0, dice]

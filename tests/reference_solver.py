@@ -1,0 +1,178 @@
+"""A deliberately simple second solver, to check :func:`solver.game.solve`.
+
+It is written from ``RULES.md`` alone (it borrows only the dice engine,
+``solver.dice.rolls`` and ``solver.dice.keeps``, which is tested against brute
+force on its own), and it shares none of the fast solver's structure: no
+player-state space, no levels, no Newton step, no dropped keeps. It is plain
+value iteration over every state until nothing moves.
+
+States, in units (``points // unit``), ``T = target_units``:
+
+* turn start ``(a, b)``: mover at score ``a``, waiting player at ``b``, for
+  every ``a, b`` in ``0..T-1`` (unreachable scores included; harmless);
+* inside the mover's turn ``(a, b, t, n)``: turn total ``t`` in ``0..T-1``,
+  ``n`` dice in hand, about to roll them.
+
+Unknowns: ``W[a, b]``, the mover's probability of winning at a turn start,
+and ``R[a, b, t, n]``, the mover's probability of winning when about to roll
+``n`` dice holding ``t`` (so ``W[a, b] = R[a, b, 0, dice]``; a take-over is
+the taker's ``R`` at the offered ``(t, n)``). With ``Z = 1 - W[b, a]`` (a turn
+that ends without a bank):
+
+    R(t, n)   = sum over rolls p * (Z if no legal keep,
+                                    else max over keeps of after(t + pts, n - used))
+    after(t, k unset) = 1                       instant-win keep
+                      = 1                       s + t reaches the target (at least)
+                      = 1 / Z                   s + t hits / passes it (exact)
+                      = R(t, dice)              hot dice (k = 0), forced
+                      = max(bank(t, k), R(t, k or dice))   otherwise
+    bank(t, k) = 1 - max(W[b, s'], R[b, s', t, k] if b may take over and
+                         1 <= k <= dice - 1)    (only if a > 0 or t >= entry)
+    s' = a + t, or min(a + t, cap) when the last points must come in one turn.
+
+One sweep recomputes every ``W`` and ``R`` from the previous sweep's arrays
+(Jacobi). Inside one turn the turn total only grows, so ``R`` of the turn
+being swept is computed from the highest ``t`` down and read at once; only
+what lies outside the turn (``Z``, the opponent's start values and take-over
+values) comes from the previous sweep. Sweeps stop when the largest change of
+any ``W`` or ``R`` is below ``tol``.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+
+from solver.dice import keeps, rolls
+from solver.rules import Rules
+
+
+def roll_arrays(rules: Rules, most_points_only: bool = False):
+    """Rolls of ``n`` dice for ``n`` in ``1..dice``, as flat arrays.
+
+    Rolls whose sets of (points in units, dice used, wins) are equal are one
+    entry with their probabilities added: a keep's effect depends on nothing
+    else. No keep is dropped (with an exact target fewer points can be better).
+    Rolls of ``n`` dice are ``roll_first[n]..roll_first[n+1]-1``; roll ``r``
+    has probability ``prob[r]`` (0 keeps: a zero roll) and keeps
+    ``keep_first[r]..keep_first[r+1]-1``.
+
+    ``most_points_only``: of the keeps that use the same number of dice keep
+    only the one with the most points (and only an instant win when there is
+    one). That is *not* the rule (RULES.md: any legal keep may be chosen); it
+    exists to reproduce ``solver.dice.keep_table`` in a diagnosis.
+    """
+    roll_first = [0, 0]
+    prob, keep_first, pts, used, win = [], [0], [], [], []
+    for n in range(1, rules.dice + 1):
+        merged: dict[tuple, Fraction] = {}
+        for counts, p in rolls(n):
+            key = {(k.points // rules.unit, k.used, k.win) for k in keeps(rules, counts)}
+            if most_points_only:
+                wins = {k for k in key if k[2]}
+                key = wins or {k for k in key
+                               if k[0] == max(o[0] for o in key if o[1] == k[1])}
+            key = tuple(sorted(key))
+            merged[key] = merged.get(key, Fraction(0)) + p
+        assert sum(merged.values()) == 1
+        for key, p in merged.items():
+            prob.append(float(p))
+            for k_pts, k_used, k_win in key:
+                assert k_win or k_pts > 0
+                pts.append(k_pts)
+                used.append(k_used)
+                win.append(k_win)
+            keep_first.append(len(pts))
+        roll_first.append(len(prob))
+    return (np.array(roll_first, np.int64), np.array(prob), np.array(keep_first, np.int64),
+            np.array(pts, np.int64), np.array(used, np.int64), np.array(win, np.bool_))
+
+
+@njit(cache=True)
+def _bank(W, R, a, b, t, unset, dice, entry, cap, tmin):
+    """Mover's value of banking ``t`` with ``unset`` dice not set aside
+    (a score short of the target), or -1 when the bank is not allowed."""
+    if t <= 0 or (a == 0 and t < entry):
+        return -1.0
+    s = a + t
+    if cap >= 0 and s > cap:
+        s = cap
+    opp = W[b, s]
+    if tmin > 0 and b >= tmin and 1 <= unset <= dice - 1:
+        opp = max(opp, R[b, s, t, unset])       # the waiting player takes over if better
+    return 1.0 - opp
+
+
+@njit(cache=True, parallel=True)
+def sweep(W, R, W_new, R_new, T, dice, exact, entry, cap, tmin, forced,
+          roll_first, prob, keep_first, pts, used, win):
+    """One Jacobi sweep: ``W_new``, ``R_new`` from ``W``, ``R``; returns the
+    largest change."""
+    change = np.zeros(T)
+    for a in prange(T):
+        for b in range(T):
+            Z = 1.0 - W[b, a]
+            # a + t >= T is reached only by taking over; skip it for a non-taker
+            top = T - 1 if (tmin > 0 and a >= tmin) else T - a - 1
+            for t in range(top, -1, -1):
+                for n in range(1, dice + 1):
+                    value = 0.0
+                    for r in range(roll_first[n], roll_first[n + 1]):
+                        best = Z if keep_first[r] == keep_first[r + 1] else -1.0
+                        for k in range(keep_first[r], keep_first[r + 1]):
+                            t2 = t + pts[k]
+                            unset = n - used[k]
+                            if win[k]:
+                                v = 1.0
+                            elif exact and a + t2 > T:
+                                v = Z
+                            elif a + t2 >= T:
+                                v = 1.0
+                            else:
+                                hand = unset if unset > 0 else dice
+                                v = R_new[a, b, t2, hand]          # t2 > t: done this sweep
+                                if unset > 0 or not forced:
+                                    v = max(v, _bank(W, R, a, b, t2, unset, dice, entry, cap, tmin))
+                            best = max(best, v)
+                        value += prob[r] * best
+                    R_new[a, b, t, n] = value
+                    change[a] = max(change[a], abs(value - R[a, b, t, n]))
+            W_new[a, b] = R_new[a, b, 0, dice]
+            change[a] = max(change[a], abs(W_new[a, b] - W[a, b]))
+    return change.max()
+
+
+class Reference:
+    """The solved game: ``W[a, b]`` and ``R[a, b, t, n]`` indexed by scores in units."""
+
+    def __init__(self, rules: Rules, W, R, sweeps, seconds):
+        self.rules, self.W, self.R, self.sweeps, self.seconds = rules, W, R, sweeps, seconds
+
+    @property
+    def first_player_win(self) -> float:
+        return float(self.W[0, 0])
+
+
+def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000,
+                    most_points_only: bool = False) -> Reference:
+    if rules.crosses:
+        raise NotImplementedError("crosses are not modelled by the reference solver")
+    started = time.perf_counter()
+    T, dice = rules.target_units, rules.dice
+    cap = -1 if rules.score_cap_units is None else rules.score_cap_units
+    tmin = 0 if rules.takeover_min_units is None else max(1, rules.takeover_min_units)
+    arrays = roll_arrays(rules, most_points_only)
+    W, R = np.zeros((T, T)), np.zeros((T, T, T, dice + 1))
+    W_new, R_new = np.zeros_like(W), np.zeros_like(R)
+    for sweeps in range(1, max_sweeps + 1):
+        change = sweep(W, R, W_new, R_new, T, dice, rules.exact_target, rules.entry_units,
+                       cap, tmin, rules.hot_dice_forced, *arrays)
+        W, W_new, R, R_new = W_new, W, R_new, R
+        if change < tol:
+            break
+    else:
+        raise RuntimeError(f"no convergence after {max_sweeps} sweeps (change {change:.3g})")
+    return Reference(rules, W, R, sweeps, time.perf_counter() - started)
