@@ -66,6 +66,34 @@ class Advice:
         return out
 
 
+def player_state(rules, space, points: int, who: str) -> int:
+    """The player state of a banked score, or a UsageError saying why not."""
+    if points % rules.unit:
+        raise UsageError(f"{who} score {points} is not a multiple of {rules.unit}")
+    if not 0 <= points < rules.target:
+        raise UsageError(f"{who} score {points} must be at least 0 and below the "
+                         f"target {rules.target}")
+    try:
+        return space.index_of_score(points // rules.unit)
+    except KeyError:
+        raise UsageError(f"{who} score {points} cannot occur in {rules.name} "
+                         f"(entry {rules.entry})") from None
+
+
+def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
+    """(turn total in units, dice in hand), or a UsageError saying why not."""
+    if not 1 <= dice <= rules.dice:
+        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
+    if turn % rules.unit or turn < 0:
+        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+    if me + turn >= rules.target:
+        raise UsageError(f"turn total {turn} takes the score {me} to the target "
+                         f"{rules.target} or past it: the turn is already over")
+    if turn == 0 and dice != rules.dice:
+        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+    return turn // rules.unit, dice
+
+
 class Advisor:
     """Exact advice from one solved game."""
 
@@ -84,30 +112,10 @@ class Advisor:
 
     # ------------------------------------------------------------ positions
     def _state(self, points: int, who: str) -> int:
-        rules = self.rules
-        if points % rules.unit:
-            raise UsageError(f"{who} score {points} is not a multiple of {rules.unit}")
-        if not 0 <= points < rules.target:
-            raise UsageError(f"{who} score {points} must be at least 0 and below the "
-                             f"target {rules.target}")
-        try:
-            return self.space.index_of_score(points // rules.unit)
-        except KeyError:
-            raise UsageError(f"{who} score {points} cannot occur in {rules.name} "
-                             f"(entry {rules.entry})") from None
+        return player_state(self.rules, self.space, points, who)
 
     def _turn(self, me: int, turn: int, dice: int) -> tuple[int, int]:
-        rules = self.rules
-        if not 1 <= dice <= rules.dice:
-            raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
-        if turn % rules.unit or turn < 0:
-            raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
-        if me + turn >= rules.target:
-            raise UsageError(f"turn total {turn} takes the score {me} to the target "
-                             f"{rules.target} or past it: the turn is already over")
-        if turn == 0 and dice != rules.dice:
-            raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
-        return turn // rules.unit, dice
+        return turn_state(self.rules, me, turn, dice)
 
     def _replay_uncached(self, m: int, w: int):
         return replay(self.solution, m, w)

@@ -224,6 +224,13 @@ def _load_advisor(args):
     rules = _rules(args)
     path = args.table or default_path(rules)
     if not path.exists() and args.table is None:
+        # Refuse an impossible position before spending time on a solve.
+        from .advice import player_state, turn_state
+        from .states import player_space
+        space = player_space(rules)
+        player_state(rules, space, args.me, "my")
+        player_state(rules, space, args.opp, "opponent")
+        turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
         if estimated_solve_seconds(rules) > ON_THE_SPOT_SECONDS:
             target = f" --target {rules.target}" if args.target else ""
             raise UsageError(f"no table at {path}; make it with: farkle solve {rules.name}{target}")

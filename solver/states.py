@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import UsageError
 from .rules import Rules
 
 
@@ -90,5 +91,5 @@ def score_space(rules: Rules) -> PlayerSpace:
 
 def player_space(rules: Rules) -> PlayerSpace:
     if rules.crosses:
-        raise NotImplementedError("crosses are solved by the dix-mille memory models")
+        raise UsageError(f"{rules.name} has crosses, which the solver does not model yet")
     return score_space(rules)

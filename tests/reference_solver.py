@@ -92,11 +92,14 @@ def roll_arrays(rules: Rules, most_points_only: bool = False):
 
 
 @njit(cache=True)
-def _bank(W, R, a, b, t, unset, dice, entry, cap, tmin):
-    """Mover's value of banking ``t`` with ``unset`` dice not set aside
-    (a score short of the target), or -1 when the bank is not allowed."""
-    if t <= 0 or (a == 0 and t < entry):
-        return -1.0
+def bank_allowed(a, t, entry):
+    return t > 0 and (a > 0 or t >= entry)
+
+
+@njit(cache=True)
+def bank(W, R, a, b, t, unset, dice, cap, tmin):
+    """Mover's value of banking ``t`` (short of the target) with ``unset``
+    dice not set aside."""
     s = a + t
     if cap >= 0 and s > cap:
         s = cap
@@ -113,33 +116,33 @@ def sweep(W, R, W_new, R_new, T, dice, exact, entry, cap, tmin, forced,
     largest change."""
     change = np.zeros(T)
     for a in prange(T):
+        # after[t, u]: the mover's value just after a keep that brings the
+        # turn total to t and leaves u dice unset (u = 0: hot dice)
+        after = np.empty((T + pts.max() + 1, dice))
         for b in range(T):
             Z = 1.0 - W[b, a]
+            for t in range(T - a, after.shape[0]):
+                after[t, :] = Z if (exact and a + t > T) else 1.0
             # a + t >= T is reached only by taking over; skip it for a non-taker
             top = T - 1 if (tmin > 0 and a >= tmin) else T - a - 1
             for t in range(top, -1, -1):
                 for n in range(1, dice + 1):
                     value = 0.0
                     for r in range(roll_first[n], roll_first[n + 1]):
-                        best = Z if keep_first[r] == keep_first[r + 1] else -1.0
+                        best = Z if keep_first[r] == keep_first[r + 1] else 0.0
                         for k in range(keep_first[r], keep_first[r + 1]):
-                            t2 = t + pts[k]
-                            unset = n - used[k]
-                            if win[k]:
-                                v = 1.0
-                            elif exact and a + t2 > T:
-                                v = Z
-                            elif a + t2 >= T:
-                                v = 1.0
-                            else:
-                                hand = unset if unset > 0 else dice
-                                v = R_new[a, b, t2, hand]          # t2 > t: done this sweep
-                                if unset > 0 or not forced:
-                                    v = max(v, _bank(W, R, a, b, t2, unset, dice, entry, cap, tmin))
+                            v = 1.0 if win[k] else after[t + pts[k], n - used[k]]
                             best = max(best, v)
                         value += prob[r] * best
                     R_new[a, b, t, n] = value
                     change[a] = max(change[a], abs(value - R[a, b, t, n]))
+                if a + t >= T:
+                    continue
+                for u in range(dice):
+                    v = R_new[a, b, t, u if u > 0 else dice]
+                    if (u > 0 or not forced) and bank_allowed(a, t, entry):
+                        v = max(v, bank(W, R, a, b, t, u, dice, cap, tmin))
+                    after[t, u] = v
             W_new[a, b] = R_new[a, b, 0, dice]
             change[a] = max(change[a], abs(W_new[a, b] - W[a, b]))
     return change.max()

@@ -1,0 +1,87 @@
+"""The farkle command: its JSON contract and its one-line errors."""
+
+import json
+
+import h5py
+import pytest
+
+from conftest import farkle
+
+
+def test_variants_lists_every_game():
+    out = json.loads(farkle("variants", "--json", check=0).stdout)
+    assert {row["name"] for row in out} == {
+        "dix-mille", "quinze-mille", "cinq-mille", "cinq-mille-exact",
+        "cinq-mille-last1000", "cinq-mille-10000", "pig"}
+
+
+def test_keeps_json_and_text():
+    out = json.loads(farkle("keeps", "dix-mille", 1, 1, 1, 2, 5, "--json", check=0).stdout)
+    assert out[0] == {"dice": [1, 1, 1, 5], "points": 1050}
+    assert out[-1] == {"dice": [5], "points": 50}
+    win = json.loads(farkle("keeps", "cinq-mille", 1, 1, 1, 1, 1, "--json", check=0).stdout)
+    assert win[0]["win"] is True
+    text = farkle("keeps", "dix-mille", 2, 3, 4, 6, 6, check=0).stdout
+    assert "zero roll" in text
+
+
+def test_odds_json():
+    out = json.loads(farkle("odds", "quinze-mille", "--json", check=0).stdout)
+    assert [row["dice"] for row in out] == [1, 2, 3, 4, 5, 6]
+    assert out[5]["zero"] == pytest.approx(5 / 162)
+    assert set(out[0]) >= {"dice", "zero", "hot", "best_points"}
+
+
+@pytest.mark.parametrize("args", [
+    ("keeps", "dix-mille", 1, 7),
+    ("keeps", "dix-mille", 1, 1, 1, 1, 1, 1),
+    ("keeps", "yahtzee", 1),
+    ("odds", "cinq-mille", "--target", 700),
+    ("odds", "cinq-mille", "--target", 1525),
+    ("odds", "pig", "--target", "abc"),
+    ("info", "/nonexistent.h5"),
+    ("advise", "pig", "--target", 20, "--me", 25, "--opp", 0),
+])
+def test_bad_input_is_one_line_and_exit_2(args):
+    result = farkle(*args, check=2)
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_solve_info_advise_round_trip(tmp_path):
+    table = tmp_path / "pig-30.h5"
+    solved = json.loads(farkle("solve", "pig", "--target", 30, "--out", table, "--json",
+                               check=0).stdout)
+    assert set(solved) >= {"game", "target", "first_player_win", "states", "seconds", "table"}
+    assert solved["target"] == 30 and solved["table"] == str(table)
+    info = json.loads(farkle("info", table, "--json", check=0).stdout)
+    assert info["rules"]["name"] == "pig" and info["rules"]["target"] == 30
+    assert info["bellman_residual"] < 1e-9
+    advice = json.loads(farkle("advise", "pig", "--target", 30, "--table", table,
+                               "--me", 0, "--opp", 0, "--json", check=0).stdout)
+    # Advice at the game start is the table's first-player win probability.
+    assert advice["action"] == "roll"
+    assert advice["win"] == pytest.approx(solved["first_player_win"], abs=1e-12)
+
+
+def test_damaged_and_foreign_tables_are_refused(tmp_path):
+    table = tmp_path / "pig-30.h5"
+    farkle("solve", "pig", "--target", 30, "--out", table, check=0)
+    # Another game's table.
+    result = farkle("advise", "pig", "--target", 40, "--table", table, "--me", 0, "--opp", 0,
+                    check=2)
+    assert "not pig to 40" in result.stderr
+    # A damaged file: truncated.
+    broken = tmp_path / "broken.h5"
+    broken.write_bytes(table.read_bytes()[:1000])
+    result = farkle("advise", "pig", "--target", 30, "--table", broken, "--me", 0, "--opp", 0,
+                    check=2)
+    assert "damaged" in result.stderr
+    # A valid HDF5 file that lost its values.
+    with h5py.File(table, "a") as f:
+        del f["W"]
+    result = farkle("info", table, check=0)
+    result = farkle("advise", "pig", "--target", 30, "--table", table, "--me", 0, "--opp", 0,
+                    check=2)
+    assert "damaged" in result.stderr

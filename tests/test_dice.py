@@ -1,0 +1,130 @@
+"""The dice engine against brute force over every ordered roll.
+
+Expected numbers come from enumerating all 6**n ordered rolls and all 2**n
+subsets of dice positions with the scoring of RULES.md written out here
+independently, and from the rule sheets' worked examples."""
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from solver.dice import counts_of, keep_table, keeps, keeps_of_dice, odds, rolls
+from solver.rules import GAMES, get_rules
+
+
+def brute_keep_points(rules, dice):
+    """(points, win) of keeping exactly ``dice`` from one roll, or None if
+    that is not a legal keep: one whole straight, or every face counted."""
+    counts = Counter(dice)
+    for faces, points in rules.straights:
+        if sorted(dice) == sorted(faces):
+            return points, False
+    total, win = 0, False
+    for face, count in counts.items():
+        if (face, count) in rules.instant_wins:
+            win = True
+            continue
+        values = rules.scoring[face - 1]
+        if count > len(values) or values[count - 1] == 0:
+            return None
+        total += values[count - 1]
+    return total, win
+
+
+def brute_keeps(rules, roll):
+    found = {}
+    for size in range(1, len(roll) + 1):
+        for positions in itertools.combinations(range(len(roll)), size):
+            dice = tuple(sorted(roll[i] for i in positions))
+            scored = brute_keep_points(rules, dice)
+            if scored is not None:
+                found[dice] = max(found.get(dice, scored), scored)
+    return found
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_rolls_and_keeps_equal_brute_force(name):
+    rules = get_rules(name)
+    for n in range(1, rules.dice + 1):
+        probability = Counter()
+        expected_keeps = {}
+        for roll in itertools.product(range(1, 7), repeat=n):
+            counts = counts_of(roll)
+            probability[counts] += Fraction(1, 6 ** n)
+            if counts not in expected_keeps:
+                expected_keeps[counts] = brute_keeps(rules, roll)
+        engine = dict(rolls(n))
+        assert engine == dict(probability)
+        for counts, expected in expected_keeps.items():
+            got = {k.dice: (k.points, k.win) for k in keeps(rules, counts)}
+            # A win keep's points are not used; compare legality and win flag.
+            assert got.keys() == expected.keys()
+            for dice, (points, win) in got.items():
+                assert win == expected[dice][1]
+                if not win:
+                    assert points == expected[dice][0]
+
+
+@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "cinq-mille"])
+def test_solver_keep_table_keeps_only_the_best_per_dice_count(name):
+    rules = get_rules(name)
+    table = keep_table(rules)
+    for n in range(1, rules.dice + 1):
+        for r, (counts, prob) in enumerate(rolls(n)):
+            assert table.roll_prob[n][r] == pytest.approx(float(prob), abs=1e-15)
+            k0, k1 = table.keep_start[n][r], table.keep_start[n][r + 1]
+            got = sorted(zip(table.keep_used[n][k0:k1], table.keep_units[n][k0:k1],
+                             table.keep_win[n][k0:k1]))
+            options = keeps(rules, counts)
+            if any(k.win for k in options):
+                assert [w for _, _, w in got] == [True]
+                continue
+            best = {}
+            for k in options:
+                best[k.used] = max(best.get(k.used, 0), k.points // rules.unit)
+            assert [(u, p) for u, p, _ in got] == sorted(best.items())
+
+
+def test_zero_roll_probabilities():
+    """Published values for the 1-and-5 scoring: 5 dice 25/324, 6 dice 5/162."""
+    five = {row["dice"]: row["zero"] for row in odds(get_rules("dix-mille"))}
+    six = {row["dice"]: row["zero"] for row in odds(get_rules("quinze-mille"))}
+    assert five[5] == Fraction(25, 324)
+    assert six[6] == Fraction(5, 162)
+    assert five[1] == Fraction(2, 3)
+
+
+def points_of(rules, dice):
+    return {k.dice: k.points for k in keeps_of_dice(rules, dice)}[tuple(sorted(dice))]
+
+
+def test_rule_sheet_examples():
+    dix, quinze, cinq = (get_rules(n) for n in ("dix-mille", "quinze-mille", "cinq-mille"))
+    # Three 1s over two rolls: 100 + 200, never 1000 (all three sheets).
+    assert points_of(dix, [1]) + points_of(dix, [1, 1]) == 300
+    # Four 1s: 1100 in cinq-mille (a triple and a single), 2000 in quinze-mille.
+    assert points_of(cinq, [1, 1, 1, 1]) == 1100
+    assert points_of(quinze, [1, 1, 1, 1]) == 2000
+    # dix-mille: five 1s are one combination, 5000; a square of 2s is 2000.
+    assert points_of(dix, [1, 1, 1, 1, 1]) == 5000
+    assert points_of(dix, [2, 2, 2, 2]) == 2000
+    # quinze-mille sheet: 1 1 1 6 6 2 scores 1000; six 3s are 2400.
+    assert max(k.points for k in keeps_of_dice(quinze, [1, 1, 1, 6, 6, 2])) == 1000
+    assert points_of(quinze, [3] * 6) == 2400
+    # cinq-mille: four 2s keep at most three; five 1s win; five 5s are 5000.
+    assert max(k.used for k in keeps_of_dice(cinq, [2, 2, 2, 2, 3])) == 3
+    assert keeps_of_dice(cinq, [1] * 5)[0].win
+    assert points_of(cinq, [5] * 5) == 5000
+    # Straights are kept whole: 1500 in dix-mille, 500 in cinq-mille.
+    assert points_of(dix, [2, 3, 4, 5, 6]) == 1500
+    assert points_of(cinq, [1, 2, 3, 4, 5]) == 500
+    assert points_of(quinze, [1, 2, 3, 4, 5, 6]) == 3000
+
+
+def test_keeps_are_sorted_most_points_first():
+    options = keeps_of_dice(get_rules("dix-mille"), [1, 1, 1, 2, 5])
+    assert (options[0].dice, options[0].points) == ((1, 1, 1, 5), 1050)
+    assert (options[-1].dice, options[-1].points) == ((5,), 50)
+    assert keeps_of_dice(get_rules("dix-mille"), [2, 3, 4, 6, 6]) == ()
