@@ -25,7 +25,6 @@ import numpy as np
 from .dice import counts_of, keeps
 from .errors import UsageError
 from .solution import Solution, replay
-from .turn import after_keep
 
 
 @dataclass
@@ -167,14 +166,13 @@ class Advisor:
         choices = []
         for option in options:
             t2 = t + option.points // rules.unit
-            left = n - option.used
-            value = after_keep(t2, left, option.win, T, rules.exact_target, rules.dice, Z, A)
-            if option.win or t2 == T or (t2 > T and not rules.exact_target):
+            n2 = n - option.used or rules.dice
+            value = float(A[t2, 0 if option.win else n2])
+            if option.win or T == t2 or (T < t2 and not rules.exact_target):
                 then = "win"
-            elif t2 > T:
+            elif T < t2:
                 then = "zero"
             else:
-                n2 = left or rules.dice
                 bank = self._bank(m, w, t2, n2, Z)
                 then = "bank" if bank is not None and bank >= R[t2, n2] else "roll"
             choices.append(Choice("keep", float(value), list(option.dice), then, option.points))

@@ -138,7 +138,7 @@ def estimated_solve_seconds(rules) -> float:
     from .dice import keep_table
     from .states import player_space
     states = player_space(rules).size
-    keeps_per_row = int(keep_table(rules).packed()[2][-1])
+    keeps_per_row = len(keep_table(rules).packed()[3])
     return 3 * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
 
 

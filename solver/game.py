@@ -56,6 +56,7 @@ from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
 from .solution import Solution, replay
+from .turn import pad
 from .turn_kernel import turn_dp
 
 NEWTON_TOL = 1e-13
@@ -161,8 +162,8 @@ def solve_functional(c, d, succ, x, state, path):
 def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
                 use_guess, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
-                take_values, roll_first, prob, keep_first, keep_units, keep_used,
-                keep_win):
+                take_values, roll_first, prob, keep_first, keep_units, keep_col,
+                a_rows):
     """Newton's method on one block (module docstring). Returns the number of
     DP passes and the last ``max |x - f|``."""
     n0 = block_start[b]
@@ -178,8 +179,8 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
     path = np.empty(k, dtype=np.int64)
     R = np.zeros((target, dice + 1))
     dR = np.zeros((target, dice + 1))
-    A = np.zeros((target, dice + 1))
-    dA = np.zeros((target, dice + 1))
+    A = np.zeros((a_rows, dice + 1))
+    dA = np.zeros((a_rows, dice + 1))
     for i in range(k):
         succ[i] = succ_local[n0 + i]
         if use_guess and guess_m[n0 + i] >= 0:
@@ -201,7 +202,7 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
             rows = target if row >= 0 else T
             f[i], slope[i] = turn_dp(m, w, Z[i], T, rows, exact, forced, dice, bank_next,
                                      zero_next, take_row, W, take_values, roll_first, prob,
-                                     keep_first, keep_units, keep_used, keep_win, R, dR, A, dA)
+                                     keep_first, keep_units, keep_col, R, dR, A, dA)
             if row >= 0:
                 for t in range(rows):
                     for n in range(1, dice):
@@ -227,14 +228,14 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
 def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
                 use_guess, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
-                take_values, roll_first, prob, keep_first, keep_units, keep_used,
-                keep_win, passes, changes):
+                take_values, roll_first, prob, keep_first, keep_units, keep_col,
+                a_rows, passes, changes):
     for b in prange(b0, b1):
         passes[b], changes[b] = solve_block(
             b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w, use_guess,
             block_start, score, target,
             exact, forced, dice, bank_next, zero_next, take_row, W, take_values,
-            roll_first, prob, keep_first, keep_units, keep_used, keep_win)
+            roll_first, prob, keep_first, keep_units, keep_col, a_rows)
 
 
 # ---------------------------------------------------------------- the solve
@@ -259,6 +260,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     W = np.full((P, P), 0.5)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
+    all_passes = np.zeros(n_blocks, dtype=np.int64)
     changes = np.zeros(n_blocks)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     sweeps = 0
@@ -273,9 +275,10 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
                         sweeps == 1, blocks.block_start, space.score,
                         target, rules.exact_target, rules.hot_dice_forced, rules.dice,
                         space.bank_next, space.zero_next, take_row, W, take_values,
-                        *dice_arrays, passes, changes)
+                        *dice_arrays, pad(rules, target), passes, changes)
             if progress is not None:
                 progress(int(blocks.block_start[b1]), P * P)
+        all_passes += passes
         if not has_falls:
             sweep_change = 0.0
             break
@@ -283,15 +286,20 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         if sweep_change < tol or sweeps >= max_sweeps:
             break
     seconds = time.perf_counter() - started
+    # Work done: rows of the turn DP run for each node, times keeps per row.
+    T = target - space.score[blocks.node_m]
+    rows = np.where(take_row[blocks.node_m] >= 0, np.minimum(target - 1, T), T) + 1
+    node_passes = np.repeat(all_passes, np.diff(blocks.block_start))
     stats = {
         "seconds": seconds,
         "sweeps": sweeps,
         "sweep_change": sweep_change,
-        "newton_passes_mean": float(passes.mean()),
+        "newton_passes_mean": float(all_passes.mean() / sweeps),
         "newton_passes_max": int(passes.max()),
         "newton_change_max": float(changes.max()),
         "turn_starts": P * P,
-        "turn_dp_runs": int(passes @ np.diff(blocks.block_start)) * sweeps,
+        "turn_dp_runs": int(node_passes.sum()),
+        "keep_evaluations": int(node_passes @ rows) * len(dice_arrays[3]),
     }
     return Solution(rules, space, W, take_row, take_values, stats)
 

@@ -13,7 +13,7 @@ import numpy as np
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace
-from .turn import turn_values
+from .turn import pad, turn_values
 
 
 @dataclass
@@ -48,7 +48,9 @@ class Solution:
 def replay(solution: Solution, m: int, w: int, compiled: bool = False):
     """Re-run the turn DP of mover ``m`` against ``w`` from the stored values.
     Returns ``(Z, R, A)``: the zero-turn value, roll values ``R[t, n]``
-    (rows up to the target, for take-over) and after-keep values ``A[t, n]``.
+    (rows up to the target, for take-over) and after-keep values ``A[t, n]``
+    (laid out as :mod:`solver.turn` says: ``A[t + points, col]`` is a keep's
+    value).
     ``compiled`` picks the numba kernel (fast once loaded) over the numpy
     one (no compilation: best for a single answer). Where the take-over
     values stay on disk, only the waiting player's row is read."""
@@ -64,9 +66,10 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False):
             space.bank_next, space.zero_next, take_row, solution.W, take_values,
             *keep_table(rules).packed())
     if not compiled:
-        R, A = turn_values(*args)
+        R, A = turn_values(*args, pad(rules, target))
         return Z, R, A
     from .turn_kernel import turn_dp
-    R, dR, A, dA = (np.zeros((target, rules.dice + 1)) for _ in range(4))
+    R, dR = np.zeros((target, rules.dice + 1)), np.zeros((target, rules.dice + 1))
+    A, dA = np.zeros((pad(rules, target), rules.dice + 1)), np.zeros((pad(rules, target), rules.dice + 1))
     turn_dp(*args, R, dR, A, dA)
     return Z, R, A

@@ -28,14 +28,20 @@ from ``T - 1`` down to 0 computes everything. A bank that leaves the player
 where a zero turn would (a score capped at ``target - last_turn_points``) is
 worth exactly ``Z``.
 
-For the two-player solver the kernel also returns ``dW/dZ``: under the
-policy it picks, every value is affine in ``Z`` (``value = a + b Z``), and
-``b`` is the probability that the turn ends in a zero turn. ``b`` is carried
-alongside each value through every max (the slope of the chosen branch).
+The compiled kernel (:mod:`solver.turn_kernel`) also returns ``dW/dZ`` for
+the two-player solver: under the policy it picks, every value is affine in
+``Z``, with slope the probability that the turn ends in a zero turn.
 
 Offered turn totals can exceed ``T`` (the banker had a lower score): roll
 values are computed for ``t`` up to ``roll_rows - 1``; every keep from such
-a total overshoots (exact target) or wins.
+a total overshoots (exact target) or wins, so those rows are all equal.
+
+Layout, so that a keep's value is one lookup ``A[t + points, col]`` with no
+branch: column 0 of ``A`` is an instant win (1 everywhere) and a keep's
+column is 0 for an instant win, ``D`` for hot dice, else ``n - used``
+(:meth:`solver.dice.KeepTable.packed`); rows ``T`` and up are padding that
+holds ``K`` past the target (1 at ``T`` and, in an at-least game, above;
+``Z`` above ``T`` in an exact game). :func:`pad` gives the row count.
 """
 
 from __future__ import annotations
@@ -43,22 +49,15 @@ from __future__ import annotations
 import numpy as np
 
 
-def after_keep(t2, n_left, win, T, exact, dice, Z, A):
-    """Value of having kept dice that bring the total to ``t2`` with
-    ``n_left`` dice left: the K of the module docstring, for one keep
-    (the kernels inline the same rule over arrays)."""
-    if win:
-        return 1.0
-    if t2 > T and exact:
-        return Z
-    if t2 >= T:
-        return 1.0
-    return float(A[t2, n_left or dice])
+def pad(rules, rows: int) -> int:
+    """Rows of ``A`` for turn totals below ``rows``: room for the biggest keep."""
+    from .dice import keep_table
+    return rows + int(keep_table(rules).packed()[3].max()) + 1
 
 
 def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
                 take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-                keep_used, keep_win):
+                keep_col, a_rows):
     """The module's equations in plain numpy (no slopes): ``(R, A)``.
 
     One answer at the table needs one turn replayed, and importing numba and
@@ -67,29 +66,21 @@ def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next
     milliseconds. It also serves as an independent check of the compiled
     kernel :func:`solver.turn_kernel.turn_dp`, which the solver runs."""
     R = np.zeros((roll_rows, dice + 1))
-    A = np.zeros((roll_rows, dice + 1))
-    n_of_roll = np.repeat(np.arange(dice + 1), np.diff(roll_first))
-    roll_of_keep = np.repeat(np.arange(len(prob)), np.diff(keep_first))
-    n_left = n_of_roll[roll_of_keep] - keep_used
-    n_left[n_left == 0] = dice
+    A = np.ones((a_rows, dice + 1))
+    if exact:
+        A[T + 1:, 1:] = Z
     has_keep = keep_first[1:] > keep_first[:-1]
     starts = keep_first[:-1][has_keep]
     per_n = roll_first[1:dice + 1]
     row_of_w = take_row[w]
-    dice_range = np.arange(1, dice + 1)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
-        t2 = t + keep_units
-        inside = t2 < T
-        value = np.where(t2 > T, Z if exact else 1.0, 1.0)
-        value[inside] = A[t2[inside], n_left[inside]]
-        value[keep_win] = 1.0
         best = np.full(len(prob), Z)
-        best[has_keep] = np.maximum.reduceat(value, starts)
+        best[has_keep] = np.maximum.reduceat(A[t + keep_units, keep_col], starts)
         R[t, 1:] = np.add.reduceat(prob * best, per_n)
         if t >= T:
             continue
-        A[t] = R[t]
+        A[t, 1:] = R[t, 1:]
         m2 = bank_next[m, t]
         if t == 0 or m2 < 0:
             continue

@@ -31,12 +31,19 @@ def bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W, take_valu
 @njit(cache=True)
 def turn_dp(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
             take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-            keep_used, keep_win, R, dR, A, dA):
+            keep_col, R, dR, A, dA):
     """Fill R, A (and their slopes dR, dA) for the turn of mover ``m``
     against ``w`` with zero-turn value ``Z``. Rows ``t < roll_rows`` of R are
-    filled, rows ``t < T`` of A. Returns ``(R(0, D), dR(0, D)/dZ)``."""
-    # Past the target every keep overshoots or wins whatever t is, so the
-    # rows t >= T are all equal: compute row T once and copy it.
+    filled, rows ``t < T`` of A, and A's padding (:func:`solver.turn.pad`).
+    Returns ``(R(0, D), dR(0, D)/dZ)``."""
+    for t in range(A.shape[0]):
+        A[t, 0] = 1.0
+        dA[t, 0] = 0.0
+        if t >= T:
+            past = exact and t > T
+            for n in range(1, dice + 1):
+                A[t, n] = Z if past else 1.0
+                dA[t, n] = 1.0 if past else 0.0
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, dice + 1):
@@ -52,25 +59,10 @@ def turn_dp(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
                     best = -1.0
                     best_slope = 0.0
                     for k in range(k0, k1):
-                        t2 = t + keep_units[k]
-                        if keep_win[k]:
-                            v = 1.0
-                            dv = 0.0
-                        elif t2 > T and exact:
-                            v = Z
-                            dv = 1.0
-                        elif t2 >= T:
-                            v = 1.0
-                            dv = 0.0
-                        else:
-                            n_left = n - keep_used[k]
-                            if n_left == 0:
-                                n_left = dice
-                            v = A[t2, n_left]
-                            dv = dA[t2, n_left]
+                        v = A[t + keep_units[k], keep_col[k]]
                         if v > best:
                             best = v
-                            best_slope = dv
+                            best_slope = dA[t + keep_units[k], keep_col[k]]
                 value += prob[r] * best
                 slope += prob[r] * best_slope
             R[t, n] = value

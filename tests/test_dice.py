@@ -67,24 +67,38 @@ def test_rolls_and_keeps_equal_brute_force(name):
                     assert points == expected[dice][0]
 
 
-@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "cinq-mille"])
-def test_solver_keep_table_keeps_only_the_best_per_dice_count(name):
+@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "cinq-mille", "pig"])
+def test_solver_keep_table_groups_rolls_by_their_best_keeps(name):
+    """Each class of the solver's table carries the summed probability of
+    the rolls whose best keep per number of dice kept (from the full keep
+    list) is the class's keep list."""
     rules = get_rules(name)
     table = keep_table(rules)
     for n in range(1, rules.dice + 1):
-        for r, (counts, prob) in enumerate(rolls(n)):
-            assert table.roll_prob[n][r] == pytest.approx(float(prob), abs=1e-15)
-            k0, k1 = table.keep_start[n][r], table.keep_start[n][r + 1]
-            got = sorted(zip(table.keep_used[n][k0:k1], table.keep_units[n][k0:k1],
-                             table.keep_win[n][k0:k1]))
+        expected = Counter()
+        for counts, prob in rolls(n):
             options = keeps(rules, counts)
             if any(k.win for k in options):
-                assert [w for _, _, w in got] == [True]
-                continue
-            best = {}
-            for k in options:
-                best[k.used] = max(best.get(k.used, 0), k.points // rules.unit)
-            assert [(u, p) for u, p, _ in got] == sorted(best.items())
+                key = ("win",)
+            else:
+                best = {}
+                for k in options:
+                    best[k.used] = max(best.get(k.used, 0), k.points // rules.unit)
+                key = tuple(sorted(best.items()))
+            expected[key] += prob
+        got = Counter()
+        for r, prob in enumerate(table.roll_prob[n]):
+            k0, k1 = table.keep_start[n][r], table.keep_start[n][r + 1]
+            if table.keep_win[n][k0:k1].any():
+                key = ("win",)
+            else:
+                key = tuple(zip(table.keep_used[n][k0:k1].tolist(),
+                                table.keep_units[n][k0:k1].tolist()))
+            assert key not in got
+            got[key] = prob
+        assert got.keys() == expected.keys()
+        for key, prob in expected.items():
+            assert got[key] == pytest.approx(float(prob), abs=1e-15)
 
 
 def test_zero_roll_probabilities():

@@ -1,0 +1,95 @@
+"""Solver benchmark: time, peak memory and work rate for each game.
+
+    python scripts/bench_solve.py [GAME ...]
+
+Each game is solved in a fresh process (so that its peak resident memory is
+its own, and numba's compile cache is warm from a small solve first); prints
+a markdown table for BENCHMARKS.md. Then the speed-up over the tests' simple
+value-iteration solver on the same small targets.
+"""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import json, resource, sys, time
+from solver.rules import get_rules
+from solver.game import solve
+rules = get_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+solve(get_rules("pig", 20))           # load the compiled kernels
+solution = solve(rules)
+stats = solution.stats
+print(json.dumps({"game": rules.name, "target": rules.target,
+                  "first_player_win": solution.first_player_win, **stats,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
+
+
+def run(game, target=None):
+    args = [sys.executable, "-c", CHILD, game] + ([str(target)] if target else [])
+    out = subprocess.run(args, capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def speedup(game, target):
+    """Fast solver against tests/reference_solver.py on one small target."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from reference_solver import solve_reference
+    from solver.game import solve
+    from solver.rules import get_rules
+    rules = get_rules(game, target)
+    solve(rules)
+    solve_reference(rules)
+    started = time.perf_counter()
+    solve(rules)
+    fast = time.perf_counter() - started
+    started = time.perf_counter()
+    solve_reference(rules)
+    slow = time.perf_counter() - started
+    return fast, slow
+
+
+def main(games):
+    from solver.rules import GAMES
+    games = games or [g for g in GAMES if not GAMES[g].crosses] + \
+        [g for g in GAMES if GAMES[g].crosses]
+    print(f"Machine: {machine()}\n")
+    print("| game | target | first player | seconds | peak MB | turn starts | "
+          "turn DPs | keep evaluations | evaluations/s | per core vs 1e9/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for game in games:
+        r = run(game)
+        rate = r["keep_evaluations"] / r["seconds"]
+        cores = os.cpu_count() or 1
+        print(f"| {r['game']} | {r['target']} | {r['first_player_win']:.7f} | "
+              f"{r['seconds']:.1f} | {r['peak_mb']:.0f} | {r['turn_starts']:,} | "
+              f"{r['turn_dp_runs']:,} | {r['keep_evaluations']:.2e} | {rate:.2e} | "
+              f"{rate / cores / 1e9:.2f} |", flush=True)
+    print("\n| small target | fast solver s | simple value iteration s | speed-up |")
+    print("|---|---|---|---|")
+    for game, target in (("cinq-mille", 2000), ("quinze-mille", 3000)):
+        fast, slow = speedup(game, target)
+        print(f"| {game} {target} | {fast:.3f} | {slow:.2f} | {slow / fast:.0f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

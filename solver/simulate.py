@@ -1,0 +1,790 @@
+"""Play whole games with real dice, to check the tables and compare policies.
+
+The simulator reads RULES.md, not the solver: apart from the dice engine
+(:func:`solver.dice.rolls` and :func:`solver.dice.keeps`, which list the
+distinct rolls and the legal keeps of each) it has its own turn loop over
+thrown dice, and its own score sheets. Only the ``optimal`` policy reads the
+solver, through :func:`solver.game.replay` of a :class:`solver.game.Solution`.
+
+Mechanics (one compiled loop, :func:`_run`, serves every policy)
+----------------------------------------------------------------
+* A turn rolls the dice in hand (thrown one by one from a seeded
+  splitmix64 generator; a roll is then looked up as a multiset). A roll that
+  holds an instant win (``rules.instant_wins``: five 1s in cinq-mille) wins
+  the game at once: nobody would set it aside for less, and RULES.md says the
+  roll wins "at any time, also before opening". A roll without a keep is a
+  zero roll. Otherwise the policy picks one legal keep, ``t += points``,
+  ``n -= dice kept``, and:
+  - at-least target: ``s + t >= target`` wins at once (the bank is legal: the
+    target is above the entry);
+  - exact target: ``s + t == target`` wins, ``s + t > target`` ends the turn
+    as a zero turn (overshoot);
+  - ``n == 0`` is hot dice: ``n = dice``; if ``rules.hot_dice_forced`` the
+    player must roll again, else they may bank or roll;
+  - the bank is legal when the entry is met (``s > 0`` or ``t >= entry``) and
+    not on forced hot dice. The policy banks or rolls.
+* A bank writes ``s + t`` on the player's sheet, or ``min(s + t, cap)`` with
+  ``rules.score_cap_units`` (cinq-mille-last1000: a player at the cap may
+  still bank, and stays there). It erases the player's crosses. A bank with
+  ``1 <= n <= dice - 1`` dice unset is offered to the next player.
+* Take-over: the next player, when ``rules.takeover_min_units`` is set and
+  their score is at least that (hence entered), may start their turn holding
+  the offered total and rolling the offered dice instead of all dice from 0.
+  An offer not taken at once is gone.
+* Crosses (``rules.crosses > 0``, dix-mille) on the whole paper sheet: the
+  sheet is the list of the player's banked scores; a turn without a bank
+  (zero roll or overshoot) is a cross; at the ``crosses``-th consecutive
+  cross the last score is struck off the sheet (the player goes back to the
+  score before their last bank, 0 if none) and the crosses are erased. Six
+  crosses in a row thus go back two banks, and so on down the sheet. (The
+  solver's tables use the one-level model of RULES.md; the simulator plays
+  the paper rule, so the two can be compared.)
+* A player back at 0 must meet the entry again (the sheet says 0).
+* A game that reaches ``max_turns`` turns (both players counted) is stopped
+  and reported as unfinished, not counted as a win for anyone.
+
+Policies (data fed to the same loop)
+------------------------------------
+Every non-random policy is a *table policy*: a keep is the argmax of
+``value(t', n')`` over the legal keeps (first in the order: instant win, most
+points, fewest dice; a keep that wins is worth ``win``, an overshoot
+``overshoot``); ``bank[t, n]`` says bank when the bank is legal; ``take[t, n]``
+says take an offer of ``t`` units with ``n`` dice.
+
+* ``threshold:X`` -- value = turn total (so: a winning keep if any, else the
+  most points that do not overshoot an exact target); bank as soon as the
+  turn total is at least ``X`` points and the bank is legal; take an offer
+  when its total is at least ``X``. Two guards (also for ``expected``): no
+  bank at the score cap (it would change nothing: the last points must then
+  come in one turn), and no take-over of an offer that already reaches an
+  exact target (RULES.md: nothing but a zero turn is left).
+* ``expected`` -- maximise the expected points banked this turn, ignoring
+  both scores: a DP over (turn total, dice in hand) with bank value ``t``,
+  zero roll 0, hot dice forced where the rules force them, totals beyond
+  :data:`EXPECTED_TOP_POINTS` banked; the target, the entry, the cap and the
+  crosses are ignored by the DP (an instant win counts as the target's
+  points). At the table a winning keep is taken, an overshooting keep is
+  worth 0, the entry and the forced hot dice are obeyed (the bank is simply
+  not legal then) and the two guards above apply. Take an offer when its
+  expected points ``R(t, n)`` beat a fresh turn's ``R(0, dice)``.
+* ``random`` -- every legal keep with equal probability; bank or roll with
+  probability 1/2 each when the bank is legal; take an offer with
+  probability 1/2.
+* ``optimal`` -- the solved table (games without crosses). For the mover in
+  player state ``m`` against ``w``, :func:`solver.game.replay` gives
+  ``(Z, R, A)``; value = ``A`` (win 1, overshoot ``Z``), bank when the bank
+  value (as :meth:`solver.advice.Advisor._bank`) is at least ``R[t, n]``, take
+  when ``R[t, n] > W[m, w]``. These tables are computed the first time a
+  turn start ``(m, w)`` comes up (the compiled loop returns to Python to ask
+  for them) and cached, so the optimal policy runs in the same compiled loop
+  as the others.
+
+Randomness: one splitmix64 stream seeded from ``seed`` (via
+``numpy.random.SeedSequence``) for the whole run, A moving first in every
+game; the same seed gives the same games whatever the batch sizes and the
+cache state of the optimal tables.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from .dice import keeps, rolls
+from .errors import UsageError
+from .rules import Rules
+
+MAX_TURNS = 10_000
+"""A game still running after this many turns is stopped and reported."""
+
+EXPECTED_TOP_POINTS = 100_000
+"""The ``expected`` policy's DP banks every turn total above this."""
+
+OPTIMAL_CACHE_BYTES = 512 * 2 ** 20
+"""Memory for the optimal policy's per-turn-start tables; when full the
+cache is emptied and refilled on demand."""
+
+BATCH = 1 << 14
+"""Games per call of the compiled loop (a progress report after each)."""
+
+# Policy kinds in the compiled loop.
+_TABLE, _OPTIMAL, _RANDOM = 0, 1, 2
+# Turn outcomes (and log kinds).
+BANK, ZERO, OVERSHOOT, WIN, INSTANT_WIN, FALL = 0, 1, 2, 3, 4, 5
+OUTCOMES = {BANK: "bank", ZERO: "zero", OVERSHOOT: "overshoot", WIN: "win",
+            INSTANT_WIN: "instant-win", FALL: "fall"}
+# Status of the compiled loop.
+_DONE, _NEED_TABLE, _UNKNOWN_SCORE, _SCRIPT_END = 0, 1, 2, 3
+# Fields of the loop's state vector.
+(_GAME, _IN_GAME, _MOVER, _TURNS, _OFFER_T, _OFFER_N, _CROSS_A, _CROSS_B, _LEN_A, _LEN_B,
+ _WINS_A, _UNFINISHED, _NEED_M, _NEED_W, _SCRIPT_POS, _START_A, _START_B, _WINNER,
+ _ALL_TURNS, _LOG_COUNT, _STATE_SIZE) = range(21)
+
+
+# ------------------------------------------------------------------ policies
+
+@dataclass(frozen=True)
+class Policy:
+    """A way to play; see the module docstring. ``threshold`` is in points."""
+    kind: str
+    threshold: int | None = None
+    guards: bool = True
+    """The two guards of ``threshold`` and ``expected`` (off only in tests
+    of the mechanics)."""
+
+    def __str__(self) -> str:
+        return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
+
+
+POLICY_NAMES = ("optimal", "threshold:X", "expected", "random")
+
+
+def parse_policy(text: str) -> Policy:
+    """``optimal``, ``threshold:X`` (X points, an integer >= 0), ``expected``
+    or ``random``."""
+    if isinstance(text, Policy):
+        return text
+    word = str(text).strip().lower()
+    if word in ("optimal", "expected", "random"):
+        return Policy(word)
+    if word.startswith("threshold:"):
+        value = word.split(":", 1)[1].strip()
+        try:
+            points = int(value)
+        except ValueError:
+            raise UsageError(f"policy {text!r}: the threshold must be a whole number of "
+                             f"points, as in threshold:300") from None
+        if points < 0:
+            raise UsageError(f"policy {text!r}: the threshold must not be negative")
+        return Policy("threshold", points)
+    raise UsageError(f"unknown policy {text!r}; known policies: {', '.join(POLICY_NAMES)}")
+
+
+# --------------------------------------------------------------- dice tables
+
+@dataclass(frozen=True)
+class DiceTables:
+    """Every distinct roll of 1..dice dice and all its legal keeps.
+
+    A thrown roll is found by its code ``sum(power[face - 1])`` with
+    ``power[f] = (dice + 1) ** f``: ``roll_of_code[code]``. Roll ``r`` has
+    probability ``prob[r]``, ``dice_of[r]`` dice, ``instant_win[r]`` and keeps
+    ``keep_first[r]`` to ``keep_first[r + 1] - 1`` (points in units, dice
+    used), ordered instant win first, then most points, then fewest dice."""
+    power: np.ndarray
+    roll_of_code: np.ndarray
+    prob: np.ndarray
+    dice_of: np.ndarray
+    instant_win: np.ndarray
+    keep_first: np.ndarray
+    keep_units: np.ndarray
+    keep_used: np.ndarray
+    keep_win: np.ndarray
+
+
+_DICE_CACHE: dict = {}
+
+
+def dice_tables(rules: Rules) -> DiceTables:
+    key = (rules.dice, rules.unit, rules.scoring, rules.straights, rules.instant_wins)
+    if key in _DICE_CACHE:
+        return _DICE_CACHE[key]
+    D = rules.dice
+    power = (D + 1) ** np.arange(6, dtype=np.int64)
+    roll_of_code = -np.ones((D + 1) ** 6, dtype=np.int64)
+    prob, dice_of, instant, first, units, used, wins = [], [], [], [0], [], [], []
+    for n in range(1, D + 1):
+        for counts, p in rolls(n):
+            roll_of_code[int(np.dot(counts, power))] = len(prob)
+            options = sorted(keeps(rules, counts), key=lambda k: (not k.win, -k.points, k.used))
+            prob.append(float(p))
+            dice_of.append(n)
+            instant.append(any(k.win for k in options))
+            for k in options:
+                units.append(k.points // rules.unit)
+                used.append(k.used)
+                wins.append(k.win)
+            first.append(len(units))
+    tables = DiceTables(power, roll_of_code, np.array(prob), np.array(dice_of, dtype=np.int64),
+                        np.array(instant, dtype=np.bool_), np.array(first, dtype=np.int64),
+                        np.array(units, dtype=np.int64), np.array(used, dtype=np.int64),
+                        np.array(wins, dtype=np.bool_))
+    _DICE_CACHE[key] = tables
+    return tables
+
+
+# ------------------------------------------------------ the expected policy
+
+@njit(cache=True)
+def _expected_dp(dice, forced, top, win_units, prob, dice_of, instant_win, keep_first,
+                 keep_units, keep_used):
+    """Expected points banked from (turn total t, about to roll n dice),
+    maximising them: ``R[t, n]``; ``V[t, n]`` after a keep (bank or roll)."""
+    R = np.zeros((top + 1, dice + 1))
+    V = np.zeros((top + 1, dice + 1))
+    for t in range(top, -1, -1):
+        for r in range(len(prob)):
+            n = dice_of[r]
+            if instant_win[r]:
+                best = t + win_units
+            elif keep_first[r] == keep_first[r + 1]:
+                best = 0.0
+            else:
+                best = -1.0
+                for k in range(keep_first[r], keep_first[r + 1]):
+                    t2 = t + keep_units[k]
+                    n2 = n - keep_used[k]
+                    if n2 == 0:
+                        n2 = dice
+                    v = t2 if t2 > top else V[t2, n2]
+                    if v > best:
+                        best = v
+            R[t, n] += prob[r] * best
+        for n in range(1, dice + 1):
+            V[t, n] = R[t, n]
+            if t > 0 and not (forced and n == dice) and t > V[t, n]:
+                V[t, n] = t
+    return R, V
+
+
+@lru_cache(maxsize=16)
+def expected_turn(rules: Rules):
+    """``(R, V)`` of the ``expected`` policy in units, rows 0 to
+    :data:`EXPECTED_TOP_POINTS` / unit (or the target, if larger)."""
+    d = dice_tables(rules)
+    top = max(rules.target, EXPECTED_TOP_POINTS) // rules.unit
+    return _expected_dp(rules.dice, rules.hot_dice_forced, top, rules.target_units,
+                        d.prob, d.dice_of, d.instant_win, d.keep_first, d.keep_units,
+                        d.keep_used)
+
+
+def _fixed_tables(policy: Policy, rules: Rules):
+    """(value, bank, take, overshoot value, win value) of a table policy."""
+    rows, D = rules.target_units, rules.dice
+    t = np.arange(rows)[:, None] * np.ones(D + 1)
+    if policy.kind == "threshold":
+        x = -(-policy.threshold // rules.unit)
+        return t.copy(), (t >= x).astype(np.uint8), (t >= x).astype(np.uint8), -1.0, 1e300
+    if policy.kind == "expected":
+        R, V = expected_turn(rules)
+        bank = (t >= R[:rows]).astype(np.uint8)
+        take = (R[:rows] > R[0, D]).astype(np.uint8)
+        return V[:rows].copy(), bank, take, 0.0, 1e300
+    # random: tables unused
+    return np.zeros((rows, D + 1)), np.zeros((rows, D + 1), np.uint8), \
+        np.zeros((rows, D + 1), np.uint8), 0.0, 1.0
+
+
+# ------------------------------------------------------- the optimal policy
+
+class _OptimalCache:
+    """Decision tables of the optimal policy per turn start (m, w), in the
+    slots 2.. of the shared slot store (slots 0 and 1 hold the fixed tables
+    of players A and B)."""
+
+    def __init__(self, solution, rules: Rules):
+        from .game import replay
+        self.solution = solution
+        self.replay = replay
+        self.compiled = "compiled" in inspect.signature(replay).parameters
+        space = solution.space
+        self.space = space
+        self.rules = rules
+        P = space.size
+        self.slot_of = -np.ones((P, P), dtype=np.int64)
+        self.state_of = -np.ones(rules.target_units, dtype=np.int64)
+        self.state_of[np.asarray(space.score)] = np.arange(P)
+        self.W = np.asarray(solution.W)
+        self.take_row = np.asarray(solution.take_row)
+        self._take_rows: dict = {}
+        self.replays = 0
+        self.resets = 0
+        self.seconds = 0.0
+
+    def take_row_values(self, w: int):
+        """``R_{w, m'}(t, n)`` for every m', t, n - 1 (the waiting player's row)."""
+        row = int(self.take_row[w])
+        if row not in self._take_rows:
+            if len(self._take_rows) > 8:
+                self._take_rows.clear()
+            self._take_rows[row] = np.asarray(self.solution.take_values[row])
+        return self._take_rows[row]
+
+    def fill(self, store, slot: int, m: int, w: int) -> None:
+        started = time.perf_counter()
+        rules, space, W = self.rules, self.space, self.W
+        D, rows = rules.dice, rules.target_units
+        if self.compiled:
+            Z, R, A = self.replay(self.solution, m, w, compiled=True)
+        else:
+            Z, R, A = self.replay(self.solution, m, w)
+        R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
+        store.V[slot] = A
+        store.Z[slot] = Z
+        store.win[slot] = 1.0
+        # Bank flags, as Advisor._bank: bank when legal and its value >= R.
+        T = rows - int(space.score[m])
+        bank = np.zeros((rows, D + 1), dtype=np.uint8)
+        ts = np.arange(1, T)
+        m2 = np.asarray(space.bank_next[m, 1:T])
+        legal = m2 >= 0
+        ts, m2 = ts[legal], m2[legal]
+        if len(ts):
+            waiting = np.broadcast_to(W[w, m2][:, None], (len(ts), D)).copy()
+            if self.take_row[w] >= 0 and D > 1:
+                offered = self.take_row_values(w)[m2, ts]          # (len, D - 1)
+                waiting[:, :D - 1] = np.maximum(waiting[:, :D - 1], offered)
+            value = 1.0 - waiting
+            value[m2 == space.zero_next[m]] = Z
+            ok = value >= R[ts, 1:]
+            if rules.hot_dice_forced:
+                ok[:, D - 1] = False
+            bank[ts, 1:] = ok
+        store.bank[slot] = bank
+        take = np.zeros((rows, D + 1), dtype=np.uint8)
+        take[:, 1:D] = R[:, 1:D] > W[m, w]
+        store.take[slot] = take
+        self.slot_of[m, w] = slot
+        self.replays += 1
+        self.seconds += time.perf_counter() - started
+
+
+class _Store:
+    """Decision tables by slot: value V, bank, take (uint8), overshoot value
+    Z and win value per slot."""
+
+    def __init__(self, rules: Rules, slots: int):
+        rows, D = rules.target_units, rules.dice
+        self.V = np.zeros((slots, rows, D + 1))
+        self.bank = np.zeros((slots, rows, D + 1), dtype=np.uint8)
+        self.take = np.zeros((slots, rows, D + 1), dtype=np.uint8)
+        self.Z = np.zeros(slots)
+        self.win = np.ones(slots)
+        self.used = 2
+
+    @property
+    def slots(self) -> int:
+        return len(self.Z)
+
+    @property
+    def slot_bytes(self) -> int:
+        return self.V[0].nbytes + self.bank[0].nbytes + self.take[0].nbytes + 16
+
+    def grow(self, slots: int) -> None:
+        for name in ("V", "bank", "take", "Z", "win"):
+            old = getattr(self, name)
+            new = np.zeros((slots,) + old.shape[1:], dtype=old.dtype)
+            new[:len(old)] = old
+            setattr(self, name, new)
+
+
+# --------------------------------------------------------------- the kernel
+
+@njit(cache=True, inline="always")
+def _next(rng):
+    """splitmix64."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _below(rng, k):
+    """Uniform integer in 0..k-1."""
+    return np.int64(_next(rng) % np.uint64(k))
+
+
+@njit(cache=True)
+def _score(sheets, st, p):
+    length = st[_LEN_A + p]
+    return sheets[p, length - 1] if length > 0 else 0
+
+
+@njit(cache=True)
+def _log(log, st, p, kind, t, score, took):
+    c = st[_LOG_COUNT]
+    if c < log.shape[0]:
+        log[c, 0] = st[_GAME]
+        log[c, 1] = st[_TURNS]
+        log[c, 2] = p
+        log[c, 3] = kind
+        log[c, 4] = t
+        log[c, 5] = score
+        log[c, 6] = took
+        st[_LOG_COUNT] = c + 1
+
+
+@njit(cache=True)
+def _turn(s, t, n, slot, kind, guards, st, rng, script,
+          dice, target, exact, entry, forced, cap,
+          power, roll_of_code, instant_win, keep_first, keep_units, keep_used,
+          V, bank_table, Zs, win_values):
+    """Play one turn of a player at score ``s`` holding ``t`` units and ``n``
+    dice. Returns (outcome, t, n); outcome -1: the script ran out."""
+    while True:
+        code = 0
+        if len(script) > 0:
+            pos = st[_SCRIPT_POS]
+            if pos + n > len(script):
+                return -1, t, n
+            for i in range(n):
+                code += power[script[pos + i] - 1]
+            st[_SCRIPT_POS] = pos + n
+        else:
+            z = _next(rng)
+            for i in range(n):
+                code += power[np.int64(z % np.uint64(6))]
+                z = z // np.uint64(6)
+        r = roll_of_code[code]
+        if instant_win[r]:
+            return INSTANT_WIN, t, n
+        k0 = keep_first[r]
+        k1 = keep_first[r + 1]
+        if k0 == k1:
+            return ZERO, t, n
+        if kind == _RANDOM:
+            chosen = k0 + _below(rng, k1 - k0)
+        else:
+            chosen = k0
+            best = -np.inf
+            for k in range(k0, k1):
+                total = s + t + keep_units[k]
+                if total == target or (total > target and not exact):
+                    v = win_values[slot]
+                elif total > target:
+                    v = Zs[slot]
+                else:
+                    left = n - keep_used[k]
+                    v = V[slot, t + keep_units[k], left if left > 0 else dice]
+                if v > best:
+                    best = v
+                    chosen = k
+        t += keep_units[chosen]
+        n -= keep_used[chosen]
+        if s + t == target or (s + t > target and not exact):
+            return WIN, t, n
+        if s + t > target:
+            return OVERSHOOT, t, n
+        hot = n == 0
+        if hot:
+            n = dice
+        if (s > 0 or t >= entry) and not (forced and hot):
+            if kind == _RANDOM:
+                banks = _below(rng, 2) == 1
+            else:
+                banks = bank_table[slot, t, n] != 0
+                if guards and cap >= 0 and s >= cap:
+                    banks = False
+            if banks:
+                return BANK, t, n
+
+
+@njit(cache=True)
+def _run(games_end, max_turns, st, sheets, rng, script, log,
+         dice, target, exact, entry, forced, crosses, cap, take_min,
+         power, roll_of_code, instant_win, keep_first, keep_units, keep_used,
+         kinds, guards, slot_of, state_of, V, bank_table, take_table, Zs, win_values):
+    """Play games until ``st[_GAME] == games_end``. Returns a status: done,
+    need an optimal table for (st[_NEED_M], st[_NEED_W]), a score the
+    solver's player space lacks, or the script ran out."""
+    while st[_GAME] < games_end:
+        if st[_IN_GAME] == 0:
+            for p in range(2):
+                start = st[_START_A + p]
+                sheets[p, 0] = start
+                st[_LEN_A + p] = 1 if start > 0 else 0
+                st[_CROSS_A + p] = 0
+            st[_MOVER] = 0
+            st[_TURNS] = 0
+            st[_OFFER_T] = 0
+            st[_OFFER_N] = 0
+            st[_WINNER] = -1
+            st[_IN_GAME] = 1
+        if st[_TURNS] >= max_turns:
+            st[_UNFINISHED] += 1
+            st[_IN_GAME] = 0
+            st[_GAME] += 1
+            continue
+        p = st[_MOVER]
+        s = _score(sheets, st, p)
+        kind = kinds[p]
+        slot = p
+        if kind == _OPTIMAL:
+            m = state_of[s]
+            w = state_of[_score(sheets, st, 1 - p)]
+            if m < 0 or w < 0:
+                return _UNKNOWN_SCORE
+            slot = slot_of[m, w]
+            if slot < 0:
+                st[_NEED_M] = m
+                st[_NEED_W] = w
+                return _NEED_TABLE
+        t = 0
+        n = dice
+        took = 0
+        offer_t = st[_OFFER_T]
+        offer_n = st[_OFFER_N]
+        script_pos = st[_SCRIPT_POS]
+        if offer_n > 0 and take_min > 0 and s >= take_min:
+            if kind == _RANDOM:
+                took = _below(rng, 2)
+            elif take_table[slot, offer_t, offer_n] != 0:
+                took = 1
+                if guards[p] and exact and s + offer_t >= target:
+                    took = 0
+            if took == 1:
+                t = offer_t
+                n = offer_n
+        outcome, t, n = _turn(s, t, n, slot, kind, guards[p], st, rng, script,
+                              dice, target, exact, entry, forced, cap,
+                              power, roll_of_code, instant_win, keep_first, keep_units,
+                              keep_used, V, bank_table, Zs, win_values)
+        if outcome < 0:
+            st[_SCRIPT_POS] = script_pos
+            return _SCRIPT_END
+        st[_OFFER_T] = 0
+        st[_OFFER_N] = 0
+        st[_TURNS] += 1
+        st[_ALL_TURNS] += 1
+        if outcome == WIN or outcome == INSTANT_WIN:
+            _log(log, st, p, outcome, t, target if outcome == WIN else s, took)
+            st[_WINNER] = p
+            if p == 0:
+                st[_WINS_A] += 1
+            st[_IN_GAME] = 0
+            st[_GAME] += 1
+            continue
+        if outcome == BANK:
+            new = s + t
+            if cap >= 0 and new > cap:
+                new = cap
+            length = st[_LEN_A + p]
+            sheets[p, length] = new
+            st[_LEN_A + p] = length + 1
+            st[_CROSS_A + p] = 0
+            if 1 <= n <= dice - 1:
+                st[_OFFER_T] = t
+                st[_OFFER_N] = n
+            _log(log, st, p, BANK, t, new, took)
+        else:
+            _log(log, st, p, outcome, t, s, took)
+            if crosses > 0:
+                st[_CROSS_A + p] += 1
+                if st[_CROSS_A + p] >= crosses:
+                    st[_CROSS_A + p] = 0
+                    if st[_LEN_A + p] > 0:
+                        st[_LEN_A + p] -= 1
+                    _log(log, st, p, FALL, 0, _score(sheets, st, p), 0)
+        st[_MOVER] = 1 - p
+    return _DONE
+
+
+# ------------------------------------------------------------------ driver
+
+@dataclass
+class SimulationResult:
+    rules: str
+    target: int
+    policy_a: str
+    policy_b: str
+    games: int
+    wins_a: int
+    unfinished: int
+    """Games stopped at the turn cap (counted for nobody)."""
+    win_rate_a: float
+    """A's wins over the finished games (A moves first)."""
+    stderr: float
+    """Binomial standard error ``sqrt(p (1 - p) / finished)``."""
+    seconds: float
+    seed: int
+    turns_mean: float
+    optimal_tables: int = 0
+    """Turn starts replayed for the optimal policy."""
+    optimal_seconds: float = 0.0
+
+    @property
+    def wins_b(self) -> int:
+        return self.games - self.unfinished - self.wins_a
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self) -> dict:
+        return {"game": self.rules, "target": self.target, "policy_a": self.policy_a,
+                "policy_b": self.policy_b, "games": self.games, "wins_a": self.wins_a,
+                "wins_b": self.wins_b, "unfinished": self.unfinished,
+                "win_rate_a": self.win_rate_a, "stderr": self.stderr,
+                "seconds": self.seconds, "games_per_second": self.games_per_second,
+                "turns_mean": self.turns_mean, "seed": self.seed}
+
+
+class _Machine:
+    """Everything one run of the compiled loop needs."""
+
+    def __init__(self, rules: Rules, policy_a, policy_b, seed: int, solution=None,
+                 max_turns: int = MAX_TURNS, script=None, start=(0, 0), log_size: int = 0):
+        rules.validate()
+        self.rules = rules
+        self.policies = (parse_policy(policy_a), parse_policy(policy_b))
+        self.max_turns = int(max_turns)
+        self.dice = dice_tables(rules)
+        optimal = any(p.kind == "optimal" for p in self.policies)
+        self.cache = None
+        self.store = _Store(rules, 2)
+        if optimal:
+            if rules.crosses:
+                raise UsageError(f"the optimal policy is not available for {rules.name}: "
+                                 "its tables do not model the crosses yet")
+            if solution is None:
+                raise UsageError("the optimal policy needs a solved table (a Solution of "
+                                 f"{rules.name} to {rules.target})")
+            if solution.rules != rules:
+                raise UsageError(f"the table is for {solution.rules.name} to "
+                                 f"{solution.rules.target}, not {rules.name} to {rules.target}")
+            self.cache = _OptimalCache(solution, rules)
+            per_slot = self.store.slot_bytes
+            self.max_slots = max(3, min(OPTIMAL_CACHE_BYTES // per_slot,
+                                        2 + solution.space.size ** 2))
+            self.store.grow(min(self.max_slots, 2 + 256))
+        for p, policy in enumerate(self.policies):
+            if policy.kind != "optimal":
+                V, bank, take, over, win = _fixed_tables(policy, rules)
+                self.store.V[p], self.store.bank[p], self.store.take[p] = V, bank, take
+                self.store.Z[p], self.store.win[p] = over, win
+        self.kinds = np.array([{"optimal": _OPTIMAL, "random": _RANDOM}.get(p.kind, _TABLE)
+                               for p in self.policies], dtype=np.int64)
+        self.guards = np.array([p.guards for p in self.policies], dtype=np.bool_)
+        self.st = np.zeros(_STATE_SIZE, dtype=np.int64)
+        for p, points in enumerate(start):
+            if points % rules.unit or not 0 <= points < rules.target:
+                raise UsageError(f"start score {points} is not a score below the target")
+            self.st[_START_A + p] = points // rules.unit
+        self.sheets = np.zeros((2, self.max_turns + 2), dtype=np.int64)
+        self.rng = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]],
+                            dtype=np.uint64)
+        self.script = np.asarray(script if script is not None else [], dtype=np.int64)
+        if np.any((self.script < 1) | (self.script > 6)):
+            raise UsageError("scripted dice must be 1 to 6")
+        self.log = np.zeros((log_size, 7), dtype=np.int64)
+
+    def run(self, games_end: int) -> None:
+        rules, d, store = self.rules, self.dice, self.store
+        cap = rules.score_cap_units
+        take_min = rules.takeover_min_units if rules.dice > 1 else None
+        slot_of = self.cache.slot_of if self.cache else np.zeros((1, 1), np.int64)
+        state_of = self.cache.state_of if self.cache else np.zeros(1, np.int64)
+        while True:
+            status = _run(games_end, self.max_turns, self.st, self.sheets, self.rng,
+                          self.script, self.log,
+                          rules.dice, rules.target_units, rules.exact_target,
+                          rules.entry_units, rules.hot_dice_forced, rules.crosses,
+                          -1 if cap is None else cap, -1 if take_min is None else take_min,
+                          d.power, d.roll_of_code, d.instant_win, d.keep_first,
+                          d.keep_units, d.keep_used, self.kinds, self.guards,
+                          slot_of, state_of, store.V, store.bank, store.take, store.Z,
+                          store.win)
+            if status == _DONE:
+                return
+            if status == _NEED_TABLE:
+                self._make_room()
+                self.cache.fill(store, store.used, int(self.st[_NEED_M]),
+                                int(self.st[_NEED_W]))
+                store.used += 1
+                continue
+            if status == _UNKNOWN_SCORE:
+                raise RuntimeError("the simulator reached a score that the solved table "
+                                   "does not hold: simulator and solver disagree")
+            if status == _SCRIPT_END:
+                raise UsageError("the scripted dice ran out in the middle of a turn")
+            raise RuntimeError(f"unexpected status {status}")
+
+    def _make_room(self) -> None:
+        store = self.store
+        if store.used < store.slots:
+            return
+        if store.slots < self.max_slots:
+            store.grow(min(self.max_slots, 2 * store.slots))
+            return
+        self.cache.slot_of[:] = -1
+        self.cache.resets += 1
+        store.used = 2
+
+
+def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, solution=None,
+             progress=None, max_turns: int = MAX_TURNS) -> SimulationResult:
+    """Play ``games`` games of ``policy_a`` (moving first) against
+    ``policy_b``. ``solution`` (a :class:`solver.game.Solution` of these very
+    rules) is needed by the ``optimal`` policy. ``progress(done, total)`` is
+    called after each batch of games."""
+    if games < 1:
+        raise UsageError(f"the number of games must be at least 1, not {games}")
+    started = time.perf_counter()
+    machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns)
+    done = 0
+    while done < games:
+        done = min(games, done + BATCH)
+        machine.run(done)
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - started
+    st = machine.st
+    wins_a, unfinished = int(st[_WINS_A]), int(st[_UNFINISHED])
+    finished = games - unfinished
+    rate = wins_a / finished if finished else math.nan
+    stderr = math.sqrt(rate * (1 - rate) / finished) if finished else math.nan
+    cache = machine.cache
+    return SimulationResult(
+        rules=rules.name, target=rules.target, policy_a=str(machine.policies[0]),
+        policy_b=str(machine.policies[1]), games=games, wins_a=wins_a, unfinished=unfinished,
+        win_rate_a=rate, stderr=stderr, seconds=seconds, seed=seed,
+        turns_mean=int(st[_ALL_TURNS]) / games,
+        optimal_tables=cache.replays if cache else 0,
+        optimal_seconds=cache.seconds if cache else 0.0)
+
+
+# ---------------------------------------------------- scripted games (tests)
+
+@dataclass
+class ScriptedGame:
+    """The end of one game played with given dice."""
+    winner: str | None
+    """``"A"``, ``"B"``, or None when the game stopped at the turn cap."""
+    scores: tuple[int, int]
+    sheets: tuple[list[int], list[int]]
+    """Each player's score sheet: their banked scores, in points."""
+    crosses: tuple[int, int]
+    events: list[dict] = field(default_factory=list)
+    """One per turn (and per fall): player, outcome, turn total, score after,
+    whether the turn began by taking over."""
+    dice_used: int = 0
+
+
+def play_scripted(rules: Rules, policy_a, policy_b, dice, turns: int, start=(0, 0),
+                  solution=None, seed: int = 0) -> ScriptedGame:
+    """Play one game with the dice thrown in the order given (each roll takes
+    the next ``n`` values), stopping after ``turns`` turns at most. Random
+    choices (the ``random`` policy) still come from ``seed``."""
+    machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns=turns,
+                       script=dice, start=start, log_size=4 * turns + 8)
+    machine.run(1)
+    st, unit = machine.st, rules.unit
+    sheets = tuple([int(v) * unit for v in machine.sheets[p, :st[_LEN_A + p]]] for p in range(2))
+    events = []
+    for row in machine.log[:st[_LOG_COUNT]]:
+        events.append({"turn": int(row[1]), "player": "AB"[row[2]],
+                       "outcome": OUTCOMES[int(row[3])], "turn_total": int(row[4]) * unit,
+                       "score": int(row[5]) * unit, "took_over": bool(row[6])})
+    winner = None if st[_WINNER] < 0 else "AB"[st[_WINNER]]
+    return ScriptedGame(winner, (sheets[0][-1] if sheets[0] else 0,
+                                 sheets[1][-1] if sheets[1] else 0),
+                        sheets, (int(st[_CROSS_A]), int(st[_CROSS_B])), events,
+                        int(st[_SCRIPT_POS]))
