@@ -10,9 +10,7 @@ die counts (RULES.md, "Points of a keep"): either one straight kept whole and
 alone, or, face by face, ``sum_f scoring[f][k_f]`` where every ``k_f > 0``
 has an entry (or is an instant win). :func:`keeps` lists every distinct
 legal keep; :func:`keep_table` gives the solver, for each number of dice in
-hand, flat arrays of rolls and their undominated keeps (for each number of
-dice kept, only the most points: a keep with the same dice used and fewer
-points is never better).
+hand, flat arrays of roll classes and the distinct outcomes of their keeps.
 """
 
 from __future__ import annotations
@@ -105,11 +103,11 @@ def keeps_of_dice(rules: Rules, dice) -> tuple[Keep, ...]:
 
 @dataclass(frozen=True, eq=False)
 class KeepTable:
-    """Roll classes of ``n`` dice and their undominated keeps, as flat arrays.
+    """Roll classes of ``n`` dice and their keeps' outcomes, as flat arrays.
 
-    The turn DP only needs, per roll, the best keep for each number of dice
-    kept (or the instant win). Rolls with the same such list are one *class*
-    whose probability is their sum: a third of the work of going roll by
+    The turn DP only needs, per roll, the distinct (points, dice used) of its
+    keeps (or the instant win). Rolls with the same such list are one
+    *class* whose probability is their sum: less work than going roll by
     roll. For ``n`` in 1..dice, class ``r`` has probability
     ``roll_prob[n][r]`` and keeps ``keep_start[n][r]`` to
     ``keep_start[n][r+1] - 1`` of ``keep_units[n]`` (points in units),
@@ -148,15 +146,17 @@ class KeepTable:
                 np.concatenate(cols).astype(np.int64))
 
 
-def undominated(rules: Rules, counts: tuple[int, ...]) -> tuple[tuple[int, int, bool], ...]:
-    """(units, dice used, win) of the keeps the solver needs from a roll: an
-    instant win alone, else the most points for each number of dice kept."""
-    best: dict[int, int] = {}
+def distinct_outcomes(rules: Rules, counts: tuple[int, ...]) -> tuple[tuple[int, int, bool], ...]:
+    """(units, dice used, win) of a roll's keeps, each outcome once: an
+    instant win alone, else every distinct (points, dice used). Fewer points
+    for the same dice can be the better keep (an exact target, or a smaller
+    offer to a player who may take over), so no keep is dropped for that."""
+    outcomes = set()
     for keep in keeps(rules, counts):
         if keep.win:
             return ((0, keep.used, True),)
-        best[keep.used] = max(best.get(keep.used, 0), keep.points // rules.unit)
-    return tuple((units, used, False) for used, units in sorted(best.items()))
+        outcomes.add((keep.points // rules.unit, keep.used, False))
+    return tuple(sorted(outcomes, key=lambda k: (k[1], k[0])))
 
 
 @lru_cache(maxsize=None)
@@ -166,7 +166,7 @@ def keep_table(rules: Rules) -> KeepTable:
     for n in range(1, rules.dice + 1):
         classes: dict[tuple, Fraction] = {}
         for counts, prob in rolls(n):
-            key = undominated(rules, counts)
+            key = distinct_outcomes(rules, counts)
             classes[key] = classes.get(key, Fraction(0)) + prob
         flat = [k for key in classes for k in key]
         probs.append(np.array([float(p) for p in classes.values()]))

@@ -160,7 +160,7 @@ def solve_functional(c, d, succ, x, state, path):
 
 @njit(cache=True)
 def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, block_start, score,
+                use_guess, max_passes, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
                 take_values, roll_first, prob, keep_first, keep_units, keep_col,
                 a_rows):
@@ -187,7 +187,7 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
             W[node_m[n0 + i], node_w[n0 + i]] = W[guess_m[n0 + i], guess_w[n0 + i]]
     change = np.inf
     passes = 0
-    while passes < NEWTON_MAX_PASSES:
+    while passes < max_passes:
         passes += 1
         for i in range(k):
             node = n0 + i
@@ -226,14 +226,14 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
 
 @njit(cache=True, parallel=True)
 def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, block_start, score,
+                use_guess, max_passes, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
                 take_values, roll_first, prob, keep_first, keep_units, keep_col,
                 a_rows, passes, changes):
     for b in prange(b0, b1):
         passes[b], changes[b] = solve_block(
             b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w, use_guess,
-            block_start, score, target,
+            max_passes, block_start, score, target,
             exact, forced, dice, bank_next, zero_next, take_row, W, take_values,
             roll_first, prob, keep_first, keep_units, keep_col, a_rows)
 
@@ -272,7 +272,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             solve_level(b0, b1, blocks.node_m, blocks.node_w, blocks.succ_local,
                         blocks.succ_m, blocks.succ_w, blocks.guess_m, blocks.guess_w,
-                        sweeps == 1, blocks.block_start, space.score,
+                        sweeps == 1, NEWTON_MAX_PASSES if sweeps == 1 else 1,
+                        blocks.block_start, space.score,
                         target, rules.exact_target, rules.hot_dice_forced, rules.dice,
                         space.bank_next, space.zero_next, take_row, W, take_values,
                         *dice_arrays, pad(rules, target), passes, changes)

@@ -355,6 +355,15 @@ class _OptimalCache:
         self.seconds += time.perf_counter() - started
 
 
+def optimal_tables(solution, m: int, w: int):
+    """The ``optimal`` policy's tables at the turn start of mover ``m``
+    against ``w`` (player states), for inspection and tests: ``(value,
+    bank, take, Z)``, indexed ``[t, n]`` (turn total in units, dice)."""
+    store = _Store(solution.rules, 3)
+    _OptimalCache(solution, solution.rules).fill(store, 2, m, w)
+    return store.V[2], store.bank[2].astype(bool), store.take[2].astype(bool), float(store.Z[2])
+
+
 class _Store:
     """Decision tables by slot: value V, bank, take (uint8), overshoot value
     Z and win value per slot."""

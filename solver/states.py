@@ -1,22 +1,34 @@
 """Player states: what a player's line on the score sheet holds, and how a
 turn changes it.
 
-A player state ``p`` carries a banked score (in units). A turn ends in one
-of three ways, and this module says where each leaves the player:
+A player state ``p`` is a label (score, previous score, crosses), scores in
+units. A turn ends in one of three ways, and this module says where each
+leaves the player:
 
     bank turn total t :  p -> bank_next[p, t]   (-1: bank not allowed)
     zero turn         :  p -> zero_next[p]      (zero roll or overshoot)
     reach the target  :  the game is won
 
-Without crosses a player state is just the score, ``zero_next[p] = p`` and
-``bank_next[p, t]`` is the state of score ``min(s + t, cap)``. The solver
-only reads these arrays, so a richer state (crosses, previous score) is a
-new way to fill them, not a change to the solver.
+The solver only reads these arrays, so a house rule about the score sheet is
+a new way to fill them, not a change to the solver. Three ways exist:
+
+* scores alone (no crosses): ``(s, -1, 0)``; a zero turn changes nothing, a
+  bank leads to ``min(s + t, cap)``.
+* ``memory="exact"`` (dix-mille rule 4): ``(s, prev, c)`` with ``prev`` the
+  score before the last bank and ``c`` the crosses. A zero turn adds a cross;
+  the third sends the player to ``(prev, prev, 0)``. A bank leads to
+  ``(s + t, s, 0)``. A *fallen* state ``(s, s, 0)`` has nothing left to lose,
+  so its crosses do not matter and are not counted (nor at score 0).
+* ``memory="model"``: ``(s, -1, c)`` and the fallen states ``(s, s, 0)``; the
+  previous score is forgotten and the third cross sends the player to the
+  fallen state of a fixed per-score estimate ``fall_to[s]`` of it.
+
+States are those reachable from ``(0, ., 0)`` by banks and zero turns.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +40,10 @@ from .rules import Rules
 class PlayerSpace:
     score: np.ndarray
     """Banked score of each player state, in units."""
+    previous: np.ndarray
+    """Score before the last bank (units), or -1 where the state does not
+    remember it; equal to the score in a fallen state."""
+    crosses: np.ndarray
     zero_next: np.ndarray
     """Player state after a turn that ends without a bank."""
     bank_next: np.ndarray
@@ -38,58 +54,135 @@ class PlayerSpace:
     up: np.ndarray
     """A state like ``p`` with the next higher score (-1 at the top): the
     solver starts its search for a turn start's value from a neighbour's."""
+    memory: str = "none"
+    index: dict = field(default_factory=dict)
+    """(score, previous, crosses) -> state."""
 
     @property
     def size(self) -> int:
         return len(self.score)
 
     def index_of_score(self, units: int) -> int:
+        """The state of a score in a space without crosses, or the start
+        state (score 0)."""
         hits = np.flatnonzero(self.score == units)
         if len(hits) != 1:
             raise KeyError(units)
         return int(hits[0])
 
+    def find(self, score: int, previous: int | None = None, crosses: int = 0) -> int:
+        """The state of a score-sheet line (units); KeyError if there is none.
+        ``previous == score`` (or a score of 0) means the fallen state;
+        ``previous`` is not looked at where the space forgets it."""
+        if self.memory == "none":
+            label = (score, -1, 0)
+        elif previous == score or score == 0:
+            label = (score, score, 0)
+        elif self.memory == "exact":
+            label = (score, previous, crosses)
+        else:
+            label = (score, -1, crosses)
+        return self.index[label]
 
-def reachable_scores(rules: Rules) -> list[int]:
-    """Scores (units) that a player can have at the start of a turn: 0, and
-    every score that a chain of legal banks from 0 reaches below the target."""
+
+def _build(rules: Rules, start, zero, bank, memory: str) -> PlayerSpace:
+    """Enumerate the states reachable from ``start`` through ``zero(label)``
+    and ``bank(label, t)`` (None: not allowed) and fill the arrays."""
     target = rules.target_units
-    cap = rules.score_cap_units
-    seen = {0}
-    frontier = [0]
+    labels = {start}
+    frontier = [start]
     while frontier:
-        s = frontier.pop()
-        smallest_bank = rules.entry_units if s == 0 else 1
-        for t in range(max(1, smallest_bank), target - s):
-            new = s + t if cap is None else min(s + t, cap)
-            if new not in seen:
-                seen.add(new)
-                frontier.append(new)
-    return sorted(seen)
+        label = frontier.pop()
+        nexts = [zero(label)] + [bank(label, t) for t in range(1, target - label[0])]
+        for nxt in nexts:
+            if nxt is not None and nxt not in labels:
+                labels.add(nxt)
+                frontier.append(nxt)
+    order = sorted(labels)
+    index = {label: i for i, label in enumerate(order)}
+    P = len(order)
+    bank_next = -np.ones((P, target), dtype=np.int64)
+    for i, label in enumerate(order):
+        for t in range(1, target - label[0]):
+            nxt = bank(label, t)
+            if nxt is not None:
+                bank_next[i, t] = index[nxt]
+    score = np.array([label[0] for label in order], dtype=np.int64)
+    # up: same kind of state (fallen, or same previous and crosses), next score.
+    kind = [("fallen" if label[1] == label[0] else label[1], label[2]) for label in order]
+    up = -np.ones(P, dtype=np.int64)
+    last_of_kind: dict = {}
+    for i in range(P - 1, -1, -1):
+        up[i] = last_of_kind.get(kind[i], -1)
+        last_of_kind[kind[i]] = i
+    takeover = rules.takeover_min_units
+    can_take = score >= takeover if rules.has_takeover else np.zeros(P, dtype=np.bool_)
+    return PlayerSpace(
+        score=score,
+        previous=np.array([label[1] for label in order], dtype=np.int64),
+        crosses=np.array([label[2] for label in order], dtype=np.int64),
+        zero_next=np.array([index[zero(label)] for label in order], dtype=np.int64),
+        bank_next=bank_next, can_take=can_take, up=up, memory=memory, index=index)
+
+
+def _bank_allowed(rules: Rules, s: int, t: int) -> bool:
+    return (s > 0 or t >= rules.entry_units) and s + t < rules.target_units
 
 
 def score_space(rules: Rules) -> PlayerSpace:
     """Player states that are banked scores alone (games without crosses)."""
-    scores = np.array(reachable_scores(rules), dtype=np.int64)
-    target = rules.target_units
     cap = rules.score_cap_units
-    where = -np.ones(target, dtype=np.int64)
-    where[scores] = np.arange(len(scores))
-    bank_next = -np.ones((len(scores), target), dtype=np.int64)
-    for p, s in enumerate(scores):
-        first = rules.entry_units if s == 0 else 1
-        for t in range(max(1, first), target - s):
-            bank_next[p, t] = where[s + t if cap is None else min(s + t, cap)]
-    takeover = rules.takeover_min_units
-    can_take = np.zeros(len(scores), dtype=np.bool_)
-    if rules.has_takeover:
-        can_take = scores >= takeover
-    return PlayerSpace(score=scores, zero_next=np.arange(len(scores), dtype=np.int64),
-                       bank_next=bank_next, can_take=can_take,
-                       up=np.append(np.arange(1, len(scores)), -1).astype(np.int64))
+
+    def bank(label, t):
+        s = label[0]
+        if not _bank_allowed(rules, s, t):
+            return None
+        return (s + t if cap is None else min(s + t, cap), -1, 0)
+    return _build(rules, (0, -1, 0), lambda label: label, bank, "none")
 
 
-def player_space(rules: Rules) -> PlayerSpace:
-    if rules.crosses:
-        raise UsageError(f"{rules.name} has crosses, which the solver does not model yet")
-    return score_space(rules)
+def memory_space(rules: Rules) -> PlayerSpace:
+    """dix-mille rule 4 exactly: (score, previous score, crosses)."""
+    def zero(label):
+        s, prev, c = label
+        if prev == s:                       # fallen, or at 0: nothing to lose
+            return label
+        if c + 1 < rules.crosses:
+            return (s, prev, c + 1)
+        return (prev, prev, 0)
+
+    def bank(label, t):
+        s = label[0]
+        return (s + t, s, 0) if _bank_allowed(rules, s, t) else None
+    return _build(rules, (0, 0, 0), zero, bank, "exact")
+
+
+def model_space(rules: Rules, fall_to) -> PlayerSpace:
+    """Crosses kept, previous score forgotten: the third cross at score ``s``
+    falls to the fallen state of ``fall_to[s]`` (units)."""
+    def zero(label):
+        s, prev, c = label
+        if prev == s:
+            return label
+        if c + 1 < rules.crosses:
+            return (s, -1, c + 1)
+        return (int(fall_to[s]), int(fall_to[s]), 0)
+
+    def bank(label, t):
+        s = label[0]
+        return (s + t, -1, 0) if _bank_allowed(rules, s, t) else None
+    return _build(rules, (0, 0, 0), zero, bank, "model")
+
+
+def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpace:
+    """The player states of a game: scores alone without crosses; with
+    crosses, ``memory`` picks the exact states or the model."""
+    if not rules.crosses:
+        return score_space(rules)
+    if memory == "exact":
+        return memory_space(rules)
+    if memory == "model":
+        if fall_to is None:
+            raise UsageError("the crosses model needs its fall estimates (fall_to)")
+        return model_space(rules, fall_to)
+    raise UsageError(f"unknown memory {memory!r}: use exact or model")

@@ -19,15 +19,16 @@ and ``R[a, b, t, n]``, the mover's probability of winning when about to roll
 the taker's ``R`` at the offered ``(t, n)``). With ``Z = 1 - W[b, a]`` (a turn
 that ends without a bank):
 
-    R(t, n)   = sum over rolls p * (Z if no legal keep,
-                                    else max over keeps of after(t + pts, n - used))
-    after(t, k unset) = 1                       instant-win keep
-                      = 1                       s + t reaches the target (at least)
-                      = 1 / Z                   s + t hits / passes it (exact)
-                      = R(t, dice)              hot dice (k = 0), forced
-                      = max(bank(t, k), R(t, k or dice))   otherwise
-    bank(t, k) = 1 - max(W[b, s'], R[b, s', t, k] if b may take over and
-                         1 <= k <= dice - 1)    (only if a > 0 or t >= entry)
+    R(t, n) = sum over rolls p * (Z if the roll has no legal keep, else
+                                  max over its keeps of after(t + pts, n - used))
+    after(t, u) (u dice unset) =
+        1                          an instant-win keep
+        1                          a + t >= T (target "at least")
+        1 if a + t == T, Z if a + t > T       (exact target)
+        R(t, dice)                 hot dice (u = 0), forced
+        max(bank(t, u), R(t, u if u > 0 else dice))    otherwise
+    bank(t, u) = 1 - max(W[b, s'], R[b, s', t, u] if b may take over and
+                         1 <= u <= dice - 1)   allowed if a > 0 or t >= entry
     s' = a + t, or min(a + t, cap) when the last points must come in one turn.
 
 One sweep recomputes every ``W`` and ``R`` from the previous sweep's arrays
@@ -50,7 +51,7 @@ from solver.dice import keeps, rolls
 from solver.rules import Rules
 
 
-def roll_arrays(rules: Rules, most_points_only: bool = False):
+def roll_arrays(rules: Rules):
     """Rolls of ``n`` dice for ``n`` in ``1..dice``, as flat arrays.
 
     Rolls whose sets of (points in units, dice used, wins) are equal are one
@@ -59,11 +60,6 @@ def roll_arrays(rules: Rules, most_points_only: bool = False):
     Rolls of ``n`` dice are ``roll_first[n]..roll_first[n+1]-1``; roll ``r``
     has probability ``prob[r]`` (0 keeps: a zero roll) and keeps
     ``keep_first[r]..keep_first[r+1]-1``.
-
-    ``most_points_only``: of the keeps that use the same number of dice keep
-    only the one with the most points (and only an instant win when there is
-    one). That is *not* the rule (RULES.md: any legal keep may be chosen); it
-    exists to reproduce ``solver.dice.keep_table`` in a diagnosis.
     """
     roll_first = [0, 0]
     prob, keep_first, pts, used, win = [], [0], [], [], []
@@ -71,10 +67,6 @@ def roll_arrays(rules: Rules, most_points_only: bool = False):
         merged: dict[tuple, Fraction] = {}
         for counts, p in rolls(n):
             key = {(k.points // rules.unit, k.used, k.win) for k in keeps(rules, counts)}
-            if most_points_only:
-                wins = {k for k in key if k[2]}
-                key = wins or {k for k in key
-                               if k[0] == max(o[0] for o in key if o[1] == k[1])}
             key = tuple(sorted(key))
             merged[key] = merged.get(key, Fraction(0)) + p
         assert sum(merged.values()) == 1
@@ -159,15 +151,14 @@ class Reference:
         return float(self.W[0, 0])
 
 
-def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000,
-                    most_points_only: bool = False) -> Reference:
+def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000) -> Reference:
     if rules.crosses:
         raise NotImplementedError("crosses are not modelled by the reference solver")
     started = time.perf_counter()
     T, dice = rules.target_units, rules.dice
     cap = -1 if rules.score_cap_units is None else rules.score_cap_units
     tmin = 0 if rules.takeover_min_units is None else max(1, rules.takeover_min_units)
-    arrays = roll_arrays(rules, most_points_only)
+    arrays = roll_arrays(rules)
     W, R = np.zeros((T, T)), np.zeros((T, T, T, dice + 1))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     for sweeps in range(1, max_sweeps + 1):

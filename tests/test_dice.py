@@ -68,10 +68,10 @@ def test_rolls_and_keeps_equal_brute_force(name):
 
 
 @pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "cinq-mille", "pig"])
-def test_solver_keep_table_groups_rolls_by_their_best_keeps(name):
+def test_solver_keep_table_groups_rolls_by_their_keep_outcomes(name):
     """Each class of the solver's table carries the summed probability of
-    the rolls whose best keep per number of dice kept (from the full keep
-    list) is the class's keep list."""
+    the rolls whose distinct (dice used, points) keeps, from the full keep
+    list, are the class's keeps."""
     rules = get_rules(name)
     table = keep_table(rules)
     for n in range(1, rules.dice + 1):
@@ -81,10 +81,7 @@ def test_solver_keep_table_groups_rolls_by_their_best_keeps(name):
             if any(k.win for k in options):
                 key = ("win",)
             else:
-                best = {}
-                for k in options:
-                    best[k.used] = max(best.get(k.used, 0), k.points // rules.unit)
-                key = tuple(sorted(best.items()))
+                key = tuple(sorted({(k.used, k.points // rules.unit) for k in options}))
             expected[key] += prob
         got = Counter()
         for r, prob in enumerate(table.roll_prob[n]):
@@ -92,8 +89,8 @@ def test_solver_keep_table_groups_rolls_by_their_best_keeps(name):
             if table.keep_win[n][k0:k1].any():
                 key = ("win",)
             else:
-                key = tuple(zip(table.keep_used[n][k0:k1].tolist(),
-                                table.keep_units[n][k0:k1].tolist()))
+                key = tuple(sorted(zip(table.keep_used[n][k0:k1].tolist(),
+                                       table.keep_units[n][k0:k1].tolist())))
             assert key not in got
             got[key] = prob
         assert got.keys() == expected.keys()

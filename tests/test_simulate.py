@@ -1,0 +1,345 @@
+"""The simulator (solver.simulate): mechanics with scripted dice, policies,
+and whole games against the solved tables.
+
+Where an expected number comes from is said in each test: RULES.md for the
+mechanics (scores worked out by hand from its tables), the solver for the
+win probabilities (``Solution.first_player_win``, checked within 4 binomial
+standard errors), and the classic Pig result for the expected-points policy.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from solver.advice import Advisor
+from solver.dice import keeps_of_dice
+from solver.errors import UsageError
+from solver.game import solve
+from solver.rules import get_rules
+from solver.simulate import (Policy, expected_turn, optimal_tables, parse_policy,
+                             play_scripted, simulate)
+
+DIX = get_rules("dix-mille")
+CINQ = get_rules("cinq-mille")
+QUINZE = get_rules("quinze-mille")
+
+ZERO5 = [2, 3, 4, 6, 6]        # no 1, no 5, no triple, no straight: a zero roll of 5 dice
+ZERO6 = [2, 3, 4, 6, 6, 2]     # the same with 6 dice (two 2s are no keep)
+
+
+def test_the_zero_rolls_used_below_are_zero_rolls():
+    """RULES.md, "Points of a keep": none of these dice scores."""
+    assert keeps_of_dice(DIX, ZERO5) == ()
+    assert keeps_of_dice(CINQ, ZERO5) == ()
+    assert keeps_of_dice(QUINZE, ZERO6) == ()
+
+
+# ---------------------------------------------------------------- mechanics
+
+def outcomes(game, player=None):
+    return [(e["player"], e["outcome"], e["turn_total"], e["score"]) for e in game.events
+            if player is None or e["player"] == player]
+
+
+def test_dix_mille_sheet_falls_back_two_banks_after_six_crosses():
+    """RULES.md dix-mille 4, read on the whole paper sheet (issue 6): A banks
+    1000 (three 1s) then 500 (three 5s): sheet 1000, 1500. Three zero turns
+    strike 1500 off (back to 1000), three more strike 1000 off (back to 0)."""
+    dice = [1, 1, 1, 2, 3] + ZERO5 + [5, 5, 5, 2, 3] + ZERO5 + (ZERO5 + ZERO5) * 6
+    game = play_scripted(DIX, "threshold:350", "threshold:350", dice, turns=16)
+    assert game.winner is None
+    falls = [e for e in game.events if e["outcome"] == "fall" and e["player"] == "A"]
+    assert [(e["turn"], e["score"]) for e in falls] == [(9, 1000), (15, 0)]
+    assert game.sheets[0] == [] and game.scores == (0, 0)
+    assert game.crosses == (0, 2)   # B: 8 zero turns = two falls (on an empty sheet) + 2
+
+
+def test_dix_mille_a_bank_erases_the_crosses():
+    """RULES.md dix-mille 4: only *consecutive* crosses count. A: bank 1000,
+    two zero turns, bank 500, two zero turns: four crosses, never three in a
+    row, so no fall; the sheet reads 1000, 1500."""
+    dice = [1, 1, 1, 2, 3] + ZERO5 + ZERO5 + ZERO5 + ZERO5 + ZERO5 \
+        + [5, 5, 5, 2, 3] + ZERO5 + ZERO5 + ZERO5 + ZERO5 + ZERO5
+    game = play_scripted(DIX, "threshold:350", "threshold:350", dice, turns=12)
+    assert not any(e["outcome"] == "fall" and e["player"] == "A" for e in game.events)
+    assert game.sheets[0] == [1000, 1500]
+    assert game.crosses[0] == 2
+
+
+def test_three_ones_over_two_rolls_are_100_plus_200():
+    """RULES.md "keep": combinations count inside one roll only. A at 1000
+    rolls 1-2-3-4-6 (keeps the 1: 100), then 1-1-2-3 (keeps 1-1: 200), and
+    banks at threshold 300: 1000 + 300 = 1300, not 1000 + 1000."""
+    game = play_scripted(CINQ, "threshold:300", "threshold:300", [1, 2, 3, 4, 6, 1, 1, 2, 3],
+                         turns=1, start=(1000, 0))
+    assert outcomes(game) == [("A", "bank", 300, 1300)]
+    assert game.dice_used == 9
+
+
+def test_an_overshoot_in_an_exact_game_is_a_zero_turn():
+    """RULES.md cinq-mille-exact / dix-mille 1: at 4,950 every keep of
+    1-1-2-3-4 (100 or 200) passes 5,000: the turn ends at once as a zero
+    turn and the score stays (threshold keeps the most points, 1-1, when
+    every keep overshoots). In dix-mille the same at 9,950 is also a cross."""
+    game = play_scripted(get_rules("cinq-mille-exact"), "threshold:300", "threshold:300",
+                         [1, 1, 2, 3, 4], turns=1, start=(4950, 0))
+    assert outcomes(game) == [("A", "overshoot", 200, 4950)]
+    assert game.scores == (4950, 0)
+    game = play_scripted(DIX, "random", "threshold:300", [1, 1, 2, 3, 4], turns=1,
+                         start=(9950, 0))
+    assert outcomes(game)[0][1] == "overshoot" and game.crosses == (1, 0)
+
+
+def test_hitting_an_exact_target_wins():
+    """RULES.md cinq-mille-exact: at 4,900 the 1 of 1-2-3-4-6 makes exactly 5,000."""
+    game = play_scripted(get_rules("cinq-mille-exact"), "threshold:300", "threshold:300",
+                         [1, 2, 3, 4, 6], turns=1, start=(4900, 0))
+    assert game.winner == "A" and outcomes(game) == [("A", "win", 100, 5000)]
+
+
+def test_threshold_avoids_an_overshoot_when_it_can():
+    """threshold keeps the most points that do not overshoot: at 4,800 in
+    cinq-mille-exact 1-1-2-3-4 is kept as 1-1 (200, exactly 5,000: a win),
+    and at 4,850 as one 1 (100: 4,950 would do; the threshold is not met, so
+    it rolls the 4 dice left, here a zero roll)."""
+    exact = get_rules("cinq-mille-exact")
+    game = play_scripted(exact, "threshold:300", "threshold:300", [1, 1, 2, 3, 4], turns=1,
+                         start=(4800, 0))
+    assert game.winner == "A"
+    game = play_scripted(exact, "threshold:300", "threshold:300",
+                         [1, 1, 2, 3, 4] + [2, 3, 4, 6], turns=1, start=(4850, 0))
+    assert outcomes(game) == [("A", "zero", 100, 4850)]
+
+
+def test_take_over():
+    """RULES.md quinze-mille 4 (take-over from 5,000). A at 5,000 keeps
+    1-1-5 (250) of 1-1-5-2-3-4, then the 5 of 5-2-3 (300) and banks 300 with
+    2 dice unset. B at 6,000 takes over (offer 300 >= threshold 300), rolls
+    the 2 dice 1-2, keeps the 1 (400) and banks: 6,400, leaving 1 die. A
+    takes that over, rolls a 1 (500, hot dice, forced), rolls all 6: zero.
+    A keeps 5,300 (no crosses in quinze-mille)."""
+    dice = [1, 1, 5, 2, 3, 4] + [5, 2, 3] + [1, 2] + [1] + ZERO6
+    game = play_scripted(QUINZE, "threshold:300", "threshold:300", dice, turns=3,
+                         start=(5000, 6000))
+    assert [(e["player"], e["outcome"], e["turn_total"], e["score"], e["took_over"])
+            for e in game.events] == [("A", "bank", 300, 5300, False),
+                                      ("B", "bank", 400, 6400, True),
+                                      ("A", "zero", 500, 5300, True)]
+    assert game.dice_used == len(dice)
+
+
+def test_no_take_over_below_the_minimum():
+    """RULES.md quinze-mille 4: B at 4,000 may not take over; B rolls 6
+    fresh dice (here a zero roll): 6 + 3 + 6 dice thrown."""
+    dice = [1, 1, 5, 2, 3, 4] + [5, 2, 3] + ZERO6
+    game = play_scripted(QUINZE, "threshold:300", "threshold:300", dice, turns=2,
+                         start=(5000, 4000))
+    assert [e["took_over"] for e in game.events] == [False, False]
+    assert game.dice_used == 15 and game.scores == (5300, 4000)
+
+
+def test_last1000_cap():
+    """RULES.md cinq-mille-last1000: A at 3,800 banks 300 (1-1-5-5):
+    min(4,100, 4,000) = 4,000; at 4,000 a bank of 300 is legal and leaves
+    4,000; 1-1-1 (1,000) then reaches 5,000 and wins. (A plays threshold:300
+    without its guard against useless banks; see the next test.)"""
+    rules = get_rules("cinq-mille-last1000")
+    plain = Policy("threshold", 300, guards=False)
+    dice = [1, 1, 5, 5, 2] + ZERO5 + [1, 1, 5, 5, 2] + ZERO5 + [1, 1, 1, 2, 3]
+    game = play_scripted(rules, plain, "threshold:300", dice, turns=5, start=(3800, 0))
+    assert outcomes(game, "A") == [("A", "bank", 300, 4000), ("A", "bank", 300, 4000),
+                                   ("A", "win", 1000, 5000)]
+    assert game.winner == "A" and game.sheets[0] == [3800, 4000, 4000]
+
+
+def test_threshold_does_not_bank_at_the_cap():
+    """The guard of threshold:X (module docstring): at the cap a bank changes
+    nothing, so A at 4,000 rolls the 1 die left after 1-1-5-5 (a 2: zero)."""
+    rules = get_rules("cinq-mille-last1000")
+    game = play_scripted(rules, "threshold:300", "threshold:300", [1, 1, 5, 5, 2, 2], turns=1,
+                         start=(4000, 0))
+    assert outcomes(game) == [("A", "zero", 300, 4000)]
+
+
+def test_five_ones_win_at_once_even_before_opening():
+    """RULES.md cinq-mille 4: five 1s in one roll win at once, also at 0.
+    Five 5s are 5,000 points: they reach the target and win too."""
+    game = play_scripted(CINQ, "threshold:300", "threshold:300", [1, 1, 1, 1, 1], turns=1)
+    assert game.winner == "A" and outcomes(game)[0][1] == "instant-win"
+    game = play_scripted(CINQ, "threshold:300", "threshold:300", [5, 5, 5, 5, 5], turns=1)
+    assert game.winner == "A" and outcomes(game) == [("A", "win", 5000, 5000)]
+
+
+def test_hot_dice_forced_or_optional():
+    """RULES.md: 1-1-1-5-5 is 1,100 with every die set aside. In dix-mille
+    (forced) A must roll 5 again (zero roll: a cross); in cinq-mille
+    (optional) A banks: 1,000 + 1,100 = 2,100, and a bank with no die unset
+    offers nothing."""
+    game = play_scripted(DIX, "threshold:300", "threshold:300", [1, 1, 1, 5, 5] + ZERO5,
+                         turns=1, start=(1000, 0))
+    assert outcomes(game) == [("A", "zero", 1100, 1000)] and game.crosses == (1, 0)
+    game = play_scripted(CINQ, "threshold:300", "threshold:300", [1, 1, 1, 5, 5], turns=1,
+                         start=(1000, 0))
+    assert outcomes(game) == [("A", "bank", 1100, 2100)]
+
+
+def test_entry_threshold():
+    """RULES.md dix-mille 2 (entry 350): at 0, 250 (1-1-5) then 300 (a 5)
+    may not be banked, so A rolls the last die: a 5 (350, hot dice, forced),
+    then a zero roll. Entered (at 50), the same dice bank 300 after the
+    second roll."""
+    dice = [1, 1, 5, 2, 3] + [5, 3] + [5] + ZERO5
+    game = play_scripted(DIX, "threshold:300", "threshold:300", dice, turns=1)
+    assert outcomes(game) == [("A", "zero", 350, 0)]
+    game = play_scripted(DIX, "threshold:300", "threshold:300", dice[:7], turns=1,
+                         start=(50, 0))
+    assert outcomes(game) == [("A", "bank", 300, 350)]
+
+
+def test_scripted_dice_that_run_out_are_an_error():
+    with pytest.raises(UsageError):
+        play_scripted(CINQ, "threshold:300", "threshold:300", [1, 2, 3, 4, 6], turns=1)
+
+
+# ------------------------------------------------------------------ policies
+
+def test_parse_policy():
+    assert parse_policy("threshold:300") == Policy("threshold", 300)
+    assert str(parse_policy(" Optimal ")) == "optimal"
+    assert parse_policy("expected").kind == "expected"
+    assert parse_policy("random").kind == "random"
+    for bad in ("threshold:abc", "threshold:-50", "threshold", "greedy", ""):
+        with pytest.raises(UsageError):
+            parse_policy(bad)
+
+
+def test_expected_policy_holds_at_20_in_pig():
+    """Maximising the expected points of a Pig turn is "hold at 20" (Neller
+    and Presser 2004): rolling at t is worth (t + 4) 5/6 + ..., which is
+    below t from t = 20 on (equal at 20)."""
+    R, V = expected_turn(get_rules("pig"))
+    t = np.arange(100)
+    bank = t >= R[:100, 1]
+    assert list(t[bank & (t > 0)][:3]) == [20, 21, 22] and not bank[1:20].any()
+    assert R[20, 1] == pytest.approx(20.0)
+
+
+def test_optimal_policy_errors():
+    with pytest.raises(UsageError, match="crosses"):
+        simulate(DIX, "optimal", "threshold:300", 10)
+    with pytest.raises(UsageError, match="solved table"):
+        simulate(CINQ, "optimal", "threshold:300", 10)
+    pig = get_rules("pig")
+    with pytest.raises(UsageError, match="table is for"):
+        simulate(get_rules("pig", 50), "optimal", "random", 10, solution=solve(pig))
+
+
+# --------------------------------------------------------------- whole games
+
+def test_same_seed_same_result_and_progress():
+    calls = []
+    one = simulate(CINQ, "threshold:300", "expected", 40_000, seed=7,
+                   progress=lambda done, total: calls.append((done, total)))
+    two = simulate(CINQ, "threshold:300", "expected", 40_000, seed=7)
+    other = simulate(CINQ, "threshold:300", "expected", 40_000, seed=8)
+    assert (one.wins_a, one.unfinished) == (two.wins_a, two.unfinished)
+    assert one.wins_a != other.wins_a
+    assert calls[-1] == (40_000, 40_000) and len(calls) >= 2
+    assert one.stderr == pytest.approx(math.sqrt(one.win_rate_a * (1 - one.win_rate_a) / 40_000))
+
+
+def test_random_policies_finish_every_game():
+    """Random play in every game, dix-mille crosses and exact targets
+    included, ends (far below the turn cap)."""
+    for name in ("dix-mille", "quinze-mille", "cinq-mille-exact", "cinq-mille-last1000"):
+        result = simulate(get_rules(name), "random", "random", 2000, seed=1)
+        assert result.unfinished == 0 and result.wins_a + result.wins_b == 2000
+
+
+def test_turn_cap_is_reported():
+    """Pig at threshold:300 never banks before 100 points in one turn, so
+    nearly no game ends within 2 turns: those are counted as unfinished."""
+    result = simulate(get_rules("pig"), "threshold:300", "threshold:300", 1000, max_turns=2)
+    assert result.unfinished > 900
+    assert result.wins_a + result.wins_b + result.unfinished == 1000
+
+
+SMALL_GAMES = {
+    "cinq-mille-1500": get_rules("cinq-mille", 1500),
+    "cinq-mille-2000": get_rules("cinq-mille", 2000),
+    "cinq-mille-exact-2000": get_rules("cinq-mille-exact", 2000),
+    "cinq-mille-last1000-2000": get_rules("cinq-mille-last1000", 2000),
+    # quinze-mille at 2,000 with take-over from 500, so that take-over happens.
+    "quinze-mille-2000-takeover-500": dataclasses.replace(QUINZE, takeover_min=500)
+    .with_target(2000),
+    "pig": get_rules("pig"),
+}
+
+
+@pytest.fixture(scope="module")
+def solutions():
+    return {name: solve(rules) for name, rules in SMALL_GAMES.items()}
+
+
+@pytest.mark.parametrize("name", SMALL_GAMES)
+def test_optimal_self_play_matches_the_table(name, solutions):
+    """The table's first-player win probability (solver.game.solve) lies
+    within 4 standard errors of 100,000 simulated games."""
+    solution = solutions[name]
+    result = simulate(SMALL_GAMES[name], "optimal", "optimal", 100_000, seed=11,
+                      solution=solution)
+    assert result.unfinished == 0
+    assert abs(result.win_rate_a - solution.first_player_win) < 4 * result.stderr
+
+
+@pytest.mark.parametrize("name", SMALL_GAMES)
+@pytest.mark.parametrize("opponent", ["threshold:300", "expected"])
+def test_optimal_beats_simple_policies(name, opponent, solutions):
+    """Both seatings, 30,000 games each: the optimal player wins more than
+    half of the 60,000 games by more than 3 standard errors (the seatings
+    cancel the first player's edge)."""
+    rules, solution = SMALL_GAMES[name], solutions[name]
+    n = 30_000
+    first = simulate(rules, "optimal", opponent, n, seed=21, solution=solution)
+    second = simulate(rules, opponent, "optimal", n, seed=22, solution=solution)
+    p = (first.wins_a + second.wins_b) / (2 * n)
+    assert (p - 0.5) / math.sqrt(p * (1 - p) / (2 * n)) > 3
+
+
+def test_optimal_decisions_agree_with_the_advisor(solutions):
+    """The optimal policy's bank and take-over tables give the Advisor's
+    best answer wherever the Advisor's two values differ."""
+    rules = SMALL_GAMES["quinze-mille-2000-takeover-500"]
+    solution = solutions["quinze-mille-2000-takeover-500"]
+    advisor = Advisor(solution)
+    space, unit, D = solution.space, rules.unit, rules.dice
+    rng = np.random.default_rng(5)
+    checked_bank = checked_take = 0
+    for _ in range(25):
+        m, w = (int(x) for x in rng.integers(space.size, size=2))
+        me, opp = int(space.score[m]) * unit, int(space.score[w]) * unit
+        _, bank, take, _ = optimal_tables(solution, m, w)
+        for _ in range(20):
+            t = int(rng.integers(1, rules.target_units - space.score[m]))
+            n = int(rng.integers(1, D + 1))
+            values = {c.action: c.win for c in advisor.bank_or_roll(me, opp, t * unit, n).choices}
+            if "bank" in values and abs(values["bank"] - values["roll"]) > 1e-12:
+                assert bank[t, n] == (values["bank"] > values["roll"])
+                checked_bank += 1
+            elif "bank" not in values:
+                assert not bank[t, n]
+        if space.can_take[m]:
+            for _ in range(20):
+                banker = int(rng.integers(space.size))
+                t = int(rng.integers(1, rules.target_units))
+                if space.bank_next[banker, t] != w:
+                    continue
+                n = int(rng.integers(1, D))
+                values = {c.action: c.win
+                          for c in advisor.take_or_fresh(me, opp, t * unit, n).choices}
+                if abs(values["take"] - values["fresh"]) > 1e-12:
+                    assert take[t, n] == (values["take"] > values["fresh"])
+                    checked_take += 1
+    assert checked_bank > 100 and checked_take > 5
