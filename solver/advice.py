@@ -119,16 +119,6 @@ class Advisor:
     def _replay_uncached(self, m: int, w: int):
         return replay(self.solution, m, w)
 
-    def _bank(self, m: int, w: int, t: int, n: int, Z: float) -> float | None:
-        """Value of banking now, or None where the rules forbid it."""
-        space, rules = self.space, self.rules
-        if t == 0 or space.bank_next[m, t] < 0 or (rules.hot_dice_forced and n == rules.dice):
-            return None
-        m2 = int(space.bank_next[m, t])
-        if m2 == space.zero_next[m]:
-            return Z
-        return 1.0 - self.solution.offer_value(w, m2, t, n)
-
     def _position(self, **kw) -> dict:
         return {"game": self.rules.name, "target": self.rules.target, **kw}
 
@@ -139,11 +129,10 @@ class Advisor:
     def bank_or_roll(self, me: int, opp: int, turn: int, dice: int) -> Advice:
         m, w = self._state(me, "my"), self._state(opp, "opponent")
         t, n = self._turn(me, turn, dice)
-        Z, R, _ = self._replay(m, w)
+        _, R, _, B = self._replay(m, w)
         choices = [Choice("roll", float(R[t, n]))]
-        bank = self._bank(m, w, t, n, Z)
-        if bank is not None:
-            choices.append(Choice("bank", float(bank)))
+        if B[t, n] > -np.inf:
+            choices.append(Choice("bank", float(B[t, n])))
         choices.sort(key=lambda c: -c.win)
         return Advice(choices, position=self._position(me=me, opp=opp, turn=turn, dice=dice))
 
@@ -156,7 +145,7 @@ class Advisor:
             raise UsageError(f"the roll has {len(roll)} dice but {n} are in hand")
         if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
             raise UsageError("every die must be 1 to 6")
-        Z, R, A = self._replay(m, w)
+        Z, R, A, B = self._replay(m, w)
         position = self._position(me=me, opp=opp, turn=turn, dice=dice, roll=sorted(roll))
         options = keeps(rules, counts_of(roll))
         if not options:
@@ -173,8 +162,7 @@ class Advisor:
             elif T < t2:
                 then = "zero"
             else:
-                bank = self._bank(m, w, t2, n2, Z)
-                then = "bank" if bank is not None and bank >= R[t2, n2] else "roll"
+                then = "bank" if B[t2, n2] >= R[t2, n2] else "roll"
             choices.append(Choice("keep", float(value), list(option.dice), then, option.points))
         choices.sort(key=lambda c: (-c.win, -c.points))
         return Advice(choices, position=position)
@@ -194,7 +182,7 @@ class Advisor:
                 or not np.any(self.space.bank_next[:, t] == w):
             raise UsageError(f"an offer of {offer} is impossible with the opponent at {opp}: "
                              f"no bank of {offer} leaves them there")
-        Z, R, _ = self._replay(m, w)
+        _, R, _, _ = self._replay(m, w)
         choices = [Choice("fresh", float(self.solution.W[m, w])),
                    Choice("take", float(R[t, offer_dice]))]
         choices.sort(key=lambda c: -c.win)

@@ -321,7 +321,7 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
     worst = 0.0
     dice = solution.rules.dice
     for m, w in nodes:
-        _, R, _ = replay(solution, int(m), int(w), compiled=compiled)
+        _, R, _, _ = replay(solution, int(m), int(w), compiled=compiled)
         worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
         row = solution.take_row[m]
         if row >= 0:

@@ -4,7 +4,7 @@ The simulator reads RULES.md, not the solver: apart from the dice engine
 (:func:`solver.dice.rolls` and :func:`solver.dice.keeps`, which list the
 distinct rolls and the legal keeps of each) it has its own turn loop over
 thrown dice, and its own score sheets. Only the ``optimal`` policy reads the
-solver, through :func:`solver.game.replay` of a :class:`solver.game.Solution`.
+solver, through :func:`solver.solution.replay` of a :class:`solver.solution.Solution`.
 
 Mechanics (one compiled loop, :func:`_run`, serves every policy)
 ----------------------------------------------------------------
@@ -71,10 +71,10 @@ says take an offer of ``t`` units with ``n`` dice.
   probability 1/2 each when the bank is legal; take an offer with
   probability 1/2.
 * ``optimal`` -- the solved table (games without crosses). For the mover in
-  player state ``m`` against ``w``, :func:`solver.game.replay` gives
-  ``(Z, R, A)``; value = ``A`` (win 1, overshoot ``Z``), bank when the bank
-  value (as :meth:`solver.advice.Advisor._bank`) is at least ``R[t, n]``, take
-  when ``R[t, n] > W[m, w]``. These tables are computed the first time a
+  player state ``m`` against ``w``, :func:`solver.solution.replay` gives
+  ``(Z, R, A, B)``; value = ``A`` (win 1, overshoot ``Z``), bank when the
+  bank value ``B[t, n]`` is at least ``R[t, n]``, take when
+  ``R[t, n] > W[m, w]``. These tables are computed the first time a
   turn start ``(m, w)`` comes up (the compiled loop returns to Python to ask
   for them) and cached, so the optimal policy runs in the same compiled loop
   as the others.
@@ -87,7 +87,6 @@ cache state of the optimal tables.
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from dataclasses import dataclass, field
@@ -99,6 +98,7 @@ from numba import njit
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
+from .solution import replay
 
 MAX_TURNS = 10_000
 """A game still running after this many turns is stopped and reported."""
@@ -289,10 +289,7 @@ class _OptimalCache:
     of players A and B)."""
 
     def __init__(self, solution, rules: Rules):
-        from .game import replay
         self.solution = solution
-        self.replay = replay
-        self.compiled = "compiled" in inspect.signature(replay).parameters
         space = solution.space
         self.space = space
         self.rules = rules
@@ -301,51 +298,23 @@ class _OptimalCache:
         self.state_of = -np.ones(rules.target_units, dtype=np.int64)
         self.state_of[np.asarray(space.score)] = np.arange(P)
         self.W = np.asarray(solution.W)
-        self.take_row = np.asarray(solution.take_row)
-        self._take_rows: dict = {}
         self.replays = 0
         self.resets = 0
         self.seconds = 0.0
-
-    def take_row_values(self, w: int):
-        """``R_{w, m'}(t, n)`` for every m', t, n - 1 (the waiting player's row)."""
-        row = int(self.take_row[w])
-        if row not in self._take_rows:
-            if len(self._take_rows) > 8:
-                self._take_rows.clear()
-            self._take_rows[row] = np.asarray(self.solution.take_values[row])
-        return self._take_rows[row]
 
     def fill(self, store, slot: int, m: int, w: int) -> None:
         started = time.perf_counter()
         rules, space, W = self.rules, self.space, self.W
         D, rows = rules.dice, rules.target_units
-        if self.compiled:
-            Z, R, A = self.replay(self.solution, m, w, compiled=True)
-        else:
-            Z, R, A = self.replay(self.solution, m, w)
+        Z, R, A, B = replay(self.solution, m, w, compiled=True)
         R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
         store.V[slot] = A
         store.Z[slot] = Z
         store.win[slot] = 1.0
-        # Bank flags, as Advisor._bank: bank when legal and its value >= R.
+        # Bank where it is allowed and worth at least rolling on.
         T = rows - int(space.score[m])
         bank = np.zeros((rows, D + 1), dtype=np.uint8)
-        ts = np.arange(1, T)
-        m2 = np.asarray(space.bank_next[m, 1:T])
-        legal = m2 >= 0
-        ts, m2 = ts[legal], m2[legal]
-        if len(ts):
-            waiting = np.broadcast_to(W[w, m2][:, None], (len(ts), D)).copy()
-            if self.take_row[w] >= 0 and D > 1:
-                offered = self.take_row_values(w)[m2, ts]          # (len, D - 1)
-                waiting[:, :D - 1] = np.maximum(waiting[:, :D - 1], offered)
-            value = 1.0 - waiting
-            value[m2 == space.zero_next[m]] = Z
-            ok = value >= R[ts, 1:]
-            if rules.hot_dice_forced:
-                ok[:, D - 1] = False
-            bank[ts, 1:] = ok
+        bank[:T] = B >= R[:T]
         store.bank[slot] = bank
         take = np.zeros((rows, D + 1), dtype=np.uint8)
         take[:, 1:D] = R[:, 1:D] > W[m, w]

@@ -13,7 +13,7 @@ import numpy as np
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace
-from .turn import pad, turn_values
+from .turn import bank_values, pad, turn_values
 
 
 @dataclass
@@ -47,29 +47,34 @@ class Solution:
 
 def replay(solution: Solution, m: int, w: int, compiled: bool = False):
     """Re-run the turn DP of mover ``m`` against ``w`` from the stored values.
-    Returns ``(Z, R, A)``: the zero-turn value, roll values ``R[t, n]``
-    (rows up to the target, for take-over) and after-keep values ``A[t, n]``
+    Returns ``(Z, R, A, B)``: the zero-turn value, roll values ``R[t, n]``
+    (rows up to the target, for take-over), after-keep values ``A[t, n]``
     (laid out as :mod:`solver.turn` says: ``A[t + points, col]`` is a keep's
-    value).
-    ``compiled`` picks the numba kernel (fast once loaded) over the numpy
-    one (no compilation: best for a single answer). Where the take-over
-    values stay on disk, only the waiting player's row is read."""
+    value) and bank values ``B[t, n]`` (``-inf`` where banking is not
+    allowed). ``compiled`` picks the numba kernel (fast once loaded) over
+    the numpy one (no compilation: best for a single answer)."""
     rules, space = solution.rules, solution.space
     target = rules.target_units
-    take_row, take_values = solution.take_row, solution.take_values
-    if take_row[w] >= 0 and not isinstance(take_values, np.ndarray):
-        take_values = np.asarray(take_values[take_row[w]])[None]
-        take_row = np.where(np.arange(space.size) == w, 0, -1).astype(np.int64)
     Z = 1.0 - float(solution.W[w, space.zero_next[m]])
     T = target - int(space.score[m])
     args = (m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
-            space.bank_next, space.zero_next, take_row, solution.W, take_values,
-            *keep_table(rules).packed())
+            space.bank_next, space.zero_next, solution.take_row, solution.W,
+            solution.take_values, *keep_table(rules).packed())
     if not compiled:
-        R, A = turn_values(*args, pad(rules, target))
-        return Z, R, A
+        return (Z, *turn_values(*args, pad(rules, target)))
     from .turn_kernel import turn_dp
+    take_row, take_values = solution.take_row, solution.take_values
+    if not isinstance(take_values, np.ndarray):
+        # The kernel wants an array: the waiting player's row alone will do.
+        row = take_row[w]
+        take_values = np.asarray(take_values[max(row, 0)])[None]
+        take_row = np.full(space.size, -1, dtype=np.int64)
+        take_row[w] = 0 if row >= 0 else -1
+    args = args[:10] + (take_row, solution.W, take_values) + args[13:]
     R, dR = np.zeros((target, rules.dice + 1)), np.zeros((target, rules.dice + 1))
-    A, dA = np.zeros((pad(rules, target), rules.dice + 1)), np.zeros((pad(rules, target), rules.dice + 1))
+    rows = pad(rules, target)
+    A, dA = np.zeros((rows, rules.dice + 1)), np.zeros((rows, rules.dice + 1))
     turn_dp(*args, R, dR, A, dA)
-    return Z, R, A
+    B = bank_values(m, w, Z, T, rules.hot_dice_forced, rules.dice, space.bank_next,
+                    space.zero_next, solution.take_row, solution.W, solution.take_values)
+    return Z, R, A, B

@@ -55,16 +55,35 @@ def pad(rules, rows: int) -> int:
     return rows + int(keep_table(rules).packed()[3].max()) + 1
 
 
+def bank_values(m, w, Z, T, forced, dice, bank_next, zero_next, take_row, W, take_values):
+    """``B[t, n]`` for ``t < T``: the value of banking ``t`` with ``n`` dice
+    unset (module docstring), ``-inf`` where the rules forbid the bank."""
+    B = np.full((T, dice + 1), -np.inf)
+    ts = np.flatnonzero(bank_next[m, :T] >= 0)
+    ts = ts[ts > 0]
+    m2 = bank_next[m, ts]
+    offered = np.repeat(W[w, m2][:, None], dice, axis=1)
+    if take_row[w] >= 0 and dice > 1:
+        taken = np.asarray(take_values[take_row[w]])[m2, ts]
+        offered[:, :-1] = np.maximum(offered[:, :-1], taken)
+    B[ts, 1:] = 1.0 - offered
+    B[ts[m2 == zero_next[m]], 1:] = Z
+    if forced:
+        B[:, dice] = -np.inf
+    return B
+
+
 def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
                 take_row, W, take_values, roll_first, prob, keep_first, keep_units,
                 keep_col, a_rows):
-    """The module's equations in plain numpy (no slopes): ``(R, A)``.
+    """The module's equations in plain numpy (no slopes): ``(R, A, B)``.
 
     One answer at the table needs one turn replayed, and importing numba and
     loading its compiled kernels costs more than half a second; this version
     vectorises over every roll and keep of a row instead, in a few
     milliseconds. It also serves as an independent check of the compiled
     kernel :func:`solver.turn_kernel.turn_dp`, which the solver runs."""
+    B = bank_values(m, w, Z, T, forced, dice, bank_next, zero_next, take_row, W, take_values)
     R = np.zeros((roll_rows, dice + 1))
     A = np.ones((a_rows, dice + 1))
     if exact:
@@ -72,27 +91,12 @@ def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next
     has_keep = keep_first[1:] > keep_first[:-1]
     starts = keep_first[:-1][has_keep]
     per_n = roll_first[1:dice + 1]
-    row_of_w = take_row[w]
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         best = np.full(len(prob), Z)
         best[has_keep] = np.maximum.reduceat(A[t + keep_units, keep_col], starts)
         R[t, 1:] = np.add.reduceat(prob * best, per_n)
-        if t >= T:
-            continue
-        A[t, 1:] = R[t, 1:]
-        m2 = bank_next[m, t]
-        if t == 0 or m2 < 0:
-            continue
-        if m2 == zero_next[m]:
-            bank = np.full(dice, Z)
-        else:
-            offered = np.full(dice, W[w, m2])
-            if row_of_w >= 0:
-                offered[:-1] = np.maximum(offered[:-1], take_values[row_of_w, m2, t])
-            bank = 1.0 - offered
-        if forced:
-            bank[-1] = -np.inf
-        A[t, 1:] = np.maximum(A[t, 1:], bank)
+        if t < T:
+            A[t, 1:] = np.maximum(R[t, 1:], B[t, 1:])
     R[top + 1:] = R[top]
-    return R, A
+    return R, A, B

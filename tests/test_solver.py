@@ -44,7 +44,7 @@ def test_take_over_table_has_a_small_bellman_residual(tmp_path):
     # dice beats a fresh turn, and taking over 50 with 1 die does not.
     m = table.space.index_of_score(20)
     w = table.space.index_of_score(30)
-    _, R, _ = replay(table, m, w)
+    _, R, _, _ = replay(table, m, w)
     assert R[16, 5] > table.W[m, w] > R[1, 1]
 
 
@@ -53,8 +53,8 @@ def test_compiled_and_numpy_turn_engines_agree():
     solution = solve(rules)
     rng = np.random.default_rng(0)
     for m, w in rng.integers(solution.space.size, size=(30, 2)):
-        _, R1, A1 = replay(solution, m, w, compiled=False)
-        _, R2, A2 = replay(solution, m, w, compiled=True)
+        _, R1, A1, B1 = replay(solution, m, w, compiled=False)
+        _, R2, A2, B2 = replay(solution, m, w, compiled=True)
         assert np.max(np.abs(R1 - R2)) < 1e-13 and np.max(np.abs(A1 - A2)) < 1e-13
 
 
