@@ -17,6 +17,7 @@ Library use::
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -65,18 +66,57 @@ class Advice:
         return out
 
 
-def player_state(rules, space, points: int, who: str) -> int:
-    """The player state of a banked score, or a UsageError saying why not."""
-    if points % rules.unit:
-        raise UsageError(f"{who} score {points} is not a multiple of {rules.unit}")
-    if not 0 <= points < rules.target:
-        raise UsageError(f"{who} score {points} must be at least 0 and below the "
+@dataclass(frozen=True)
+class Line:
+    """A player's line on the score sheet, in points."""
+    score: int
+    crosses: int = 0
+    previous: int | None = None
+    """The score before their last bank (equal to the score after a fall);
+    only games with crosses have it."""
+
+
+def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
+    """``(state, zero_to)`` of a score-sheet line, or a UsageError saying
+    why it cannot be. ``zero_to`` is the true state after a zero turn where
+    the model's estimate would be used instead (last cross before a fall),
+    else None."""
+    line = line if isinstance(line, Line) else Line(line)
+    score, previous, unit = line.score, line.previous, rules.unit
+    if score % unit:
+        raise UsageError(f"{who} score {score} is not a multiple of {unit}")
+    if not 0 <= score < rules.target:
+        raise UsageError(f"{who} score {score} must be at least 0 and below the "
                          f"target {rules.target}")
+    if not rules.crosses:
+        if line.crosses or previous is not None:
+            raise UsageError(f"{rules.name} has no crosses and no previous score")
+        try:
+            return space.index_of_score(score // unit), None
+        except KeyError:
+            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
+                             f"(entry {rules.entry})") from None
+    if not 0 <= line.crosses < rules.crosses:
+        raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, not {line.crosses}")
+    last_cross = line.crosses == rules.crosses - 1
+    if previous is None and score == 0:
+        previous = 0
+    if previous is None and (space.memory == "exact" or last_cross):
+        raise UsageError(f"{who} previous score (before the last bank) is needed here")
+    if previous is not None and (previous % unit or not 0 <= previous <= score
+                                 or 0 < previous < rules.entry):
+        raise UsageError(f"{who} previous score {previous} is impossible with a score of "
+                         f"{score} (0, or from {rules.entry} up to the score)")
+    p_units = None if previous is None else previous // unit
     try:
-        return space.index_of_score(points // rules.unit)
+        state = space.find(score // unit, p_units, line.crosses)
     except KeyError:
-        raise UsageError(f"{who} score {points} cannot occur in {rules.name} "
-                         f"(entry {rules.entry})") from None
+        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
+                         f"crosses cannot occur in {rules.name}") from None
+    zero_to = None
+    if space.memory == "model" and last_cross and p_units < score // unit:
+        zero_to = space.find(p_units, p_units)
+    return state, zero_to
 
 
 def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
@@ -110,42 +150,48 @@ class Advisor:
         return cls(read_table(default_path(rules), expect=rules))
 
     # ------------------------------------------------------------ positions
-    def _state(self, points: int, who: str) -> int:
-        return player_state(self.rules, self.space, points, who)
+    def _players(self, me, opp) -> tuple[int, int, int | None]:
+        m, zero_to = player_state(self.rules, self.space, me, "my")
+        w, _ = player_state(self.rules, self.space, opp, "opponent")
+        return m, w, zero_to
 
-    def _turn(self, me: int, turn: int, dice: int) -> tuple[int, int]:
-        return turn_state(self.rules, me, turn, dice)
+    def _turn(self, me, turn: int, dice: int) -> tuple[int, int]:
+        score = me.score if isinstance(me, Line) else me
+        return turn_state(self.rules, score, turn, dice)
 
-    def _replay_uncached(self, m: int, w: int):
-        return replay(self.solution, m, w)
+    def _replay_uncached(self, m: int, w: int, zero_to: int | None):
+        return replay(self.solution, m, w, zero_to=zero_to)
 
     def _position(self, **kw) -> dict:
-        return {"game": self.rules.name, "target": self.rules.target, **kw}
+        plain = {k: dataclasses.asdict(v) if isinstance(v, Line) else v for k, v in kw.items()}
+        return {"game": self.rules.name, "target": self.rules.target, **plain}
 
     # -------------------------------------------------------------- answers
-    def start_value(self, me: int, opp: int) -> float:
-        return float(self.solution.W[self._state(me, "my"), self._state(opp, "opponent")])
-
-    def bank_or_roll(self, me: int, opp: int, turn: int, dice: int) -> Advice:
-        m, w = self._state(me, "my"), self._state(opp, "opponent")
+    def bank_or_roll(self, me, opp, turn: int, dice: int) -> Advice:
+        """Bank or roll with ``turn`` points set aside and ``dice`` in hand.
+        ``me`` and ``opp`` are scores, or :class:`Line` values in games with
+        crosses."""
+        m, w, zero_to = self._players(me, opp)
         t, n = self._turn(me, turn, dice)
-        _, R, _, B = self._replay(m, w)
+        _, R, _, B = self._replay(m, w, zero_to)
         choices = [Choice("roll", float(R[t, n]))]
         if B[t, n] > -np.inf:
             choices.append(Choice("bank", float(B[t, n])))
         choices.sort(key=lambda c: -c.win)
         return Advice(choices, position=self._position(me=me, opp=opp, turn=turn, dice=dice))
 
-    def keep(self, me: int, opp: int, turn: int, dice: int, roll) -> Advice:
+    def keep(self, me, opp, turn: int, dice: int, roll) -> Advice:
+        """Which dice of ``roll`` (thrown with ``dice`` in hand and ``turn``
+        points set aside before it) to keep, and what to do next."""
         rules = self.rules
-        m, w = self._state(me, "my"), self._state(opp, "opponent")
+        m, w, zero_to = self._players(me, opp)
         t, n = self._turn(me, turn, dice)
         roll = list(roll)
         if len(roll) != n:
             raise UsageError(f"the roll has {len(roll)} dice but {n} are in hand")
         if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
             raise UsageError("every die must be 1 to 6")
-        Z, R, A, B = self._replay(m, w)
+        Z, R, A, B = self._replay(m, w, zero_to)
         position = self._position(me=me, opp=opp, turn=turn, dice=dice, roll=sorted(roll))
         options = keeps(rules, counts_of(roll))
         if not options:
@@ -167,23 +213,26 @@ class Advisor:
         choices.sort(key=lambda c: (-c.win, -c.points))
         return Advice(choices, position=position)
 
-    def take_or_fresh(self, me: int, opp: int, offer: int, offer_dice: int) -> Advice:
+    def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
+        """At a turn start: take over ``offer`` points with ``offer_dice``
+        dice from the previous player, or roll every die from 0."""
         rules = self.rules
-        m, w = self._state(me, "my"), self._state(opp, "opponent")
+        m, w, zero_to = self._players(me, opp)
         if not rules.has_takeover:
             raise UsageError(f"{rules.name} has no take-over")
         if not self.space.can_take[m]:
-            raise UsageError(f"a player at {me} may not take over in {rules.name} "
+            raise UsageError(f"a player at {self.space.score[m] * rules.unit} may not take over in {rules.name} "
                              f"(needs at least {rules.takeover_min} and to be entered)")
         if not 1 <= offer_dice < rules.dice:
             raise UsageError(f"an offer leaves 1 to {rules.dice - 1} dice, not {offer_dice}")
         t = offer // rules.unit
-        if offer <= 0 or offer % rules.unit or offer > opp \
+        opp_score = opp.score if isinstance(opp, Line) else opp
+        if offer <= 0 or offer % rules.unit or offer > opp_score \
                 or not np.any(self.space.bank_next[:, t] == w):
-            raise UsageError(f"an offer of {offer} is impossible with the opponent at {opp}: "
+            raise UsageError(f"an offer of {offer} is impossible with the opponent at {opp_score}: "
                              f"no bank of {offer} leaves them there")
-        _, R, _, _ = self._replay(m, w)
-        choices = [Choice("fresh", float(self.solution.W[m, w])),
+        _, R, _, _ = self._replay(m, w, zero_to)
+        choices = [Choice("fresh", float(R[0, rules.dice])),
                    Choice("take", float(R[t, offer_dice]))]
         choices.sort(key=lambda c: -c.win)
         return Advice(choices, position=self._position(

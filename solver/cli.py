@@ -67,6 +67,7 @@ def build_parser() -> Parser:
     p = command("solve", cmd_solve, "solve a game and write its table")
     p.add_argument("--out", type=Path, metavar="FILE")
     p.add_argument("--tolerance", type=float, default=1e-12)
+    memory_option(p)
     p = command("info", cmd_info, "the metadata of a table file", game=False)
     p.add_argument("file", type=Path)
     p = command("advise", cmd_advise, "bank or roll, which dice to keep, take over or not")
@@ -76,8 +77,28 @@ def build_parser() -> Parser:
     p.add_argument("--dice", type=int, metavar="N", help="dice in hand (default: all)")
     p.add_argument("--roll", nargs="+", type=int, metavar="D", help="the dice just thrown")
     p.add_argument("--offer", metavar="T,N", help="the previous player's turn total and unset dice")
+    p.add_argument("--crosses", type=int, default=0, metavar="C", help="your crosses")
+    p.add_argument("--previous", type=int, metavar="P",
+                   help="your score before your last bank (games with crosses)")
+    p.add_argument("--opp-crosses", type=int, default=0, metavar="C")
+    p.add_argument("--opp-previous", type=int, metavar="P")
     p.add_argument("--table", type=Path, metavar="FILE")
+    memory_option(p)
+    p = command("simulate", cmd_simulate, "play whole games between two policies")
+    p.add_argument("--a", required=True, metavar="POLICY",
+                   help="first player: optimal, threshold:X, expected or random")
+    p.add_argument("--b", required=True, metavar="POLICY", help="second player")
+    p.add_argument("--games", type=int, default=10_000, metavar="N")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--table", type=Path, metavar="FILE", help="table for the optimal policy")
+    memory_option(p)
     return parser
+
+
+def memory_option(p) -> None:
+    p.add_argument("--memory", choices=("model", "exact"),
+                   help="games with crosses: the tractable model (default) or the exact "
+                        "previous-score memory (small targets)")
 
 
 # ------------------------------------------------------------------ helpers
@@ -122,24 +143,41 @@ def _progress(description: str):
     return update
 
 
-def solve_and_write(rules, out: Path | None = None, tolerance: float = 1e-12):
+def solve_and_write(rules, out: Path | None = None, tolerance: float = 1e-12,
+                    memory: str | None = None):
     """Solve, check the Bellman residual, write the table; returns
     ``(solution, path, residual)``."""
-    from .game import bellman_residual, solve
+    from .game import bellman_residual
+    from .memory import solve_game
     from .tables import default_path, write_table
-    solution = solve(rules, tol=tolerance, progress=_progress(f"solving {rules.name}"))
+    solution = solve_game(rules, memory or "model", tol=tolerance,
+                          progress=_progress(f"solving {rules.name}"))
     residual = bellman_residual(solution)
-    path = out or default_path(rules)
+    path = out or default_path(rules, memory)
     write_table(solution, path, tolerance, residual)
     return solution, path, residual
 
 
-def estimated_solve_seconds(rules) -> float:
+def estimated_solve_seconds(rules, memory: str | None = None) -> float:
+    """A rough solve time (BENCHMARKS.md rates): turn starts x rows x keeps,
+    three DP passes per turn start, and fifteen sweeps with crosses."""
     from .dice import keep_table
     from .states import player_space
-    states = player_space(rules).size
+    if rules.crosses and memory != "exact":
+        states = 1 + 4 * rules.target_units          # (score, crosses) and fallen
+    else:
+        states = player_space(rules, "exact").size
     keeps_per_row = len(keep_table(rules).packed()[3])
-    return 3 * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
+    sweeps = 15 if rules.crosses else 1
+    return 3 * sweeps * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
+
+
+def _memory(args, rules):
+    """``--memory`` where the game has crosses; refused elsewhere."""
+    memory = getattr(args, "memory", None)
+    if memory is not None and not rules.crosses:
+        raise UsageError(f"--memory is for games with crosses; {rules.name} has none")
+    return memory
 
 
 # ----------------------------------------------------------------- commands
@@ -188,7 +226,8 @@ def cmd_odds(args):
 def cmd_solve(args):
     rules = _rules(args)
     started = time.perf_counter()
-    solution, path, residual = solve_and_write(rules, args.out, args.tolerance)
+    solution, path, residual = solve_and_write(rules, args.out, args.tolerance,
+                                               _memory(args, rules))
     seconds = time.perf_counter() - started
     result = {"game": rules.name, "target": rules.target,
               "first_player_win": solution.first_player_win,
@@ -218,25 +257,45 @@ def cmd_info(args):
         print(f"  {name:<14} {meta['dtype']:<8} {meta['shape']}  ({axes})")
 
 
-def _load_advisor(args):
-    from .advice import Advisor
+def _load_table(args, rules, check=None, lazy_take=True):
+    """The table for ``rules``: ``--table``, else the default file, solved
+    on the spot when missing and quick to make. ``check()`` runs first, so
+    that bad input is refused before any solve."""
     from .tables import default_path, read_table
-    rules = _rules(args)
-    path = args.table or default_path(rules)
+    memory = _memory(args, rules)
+    path = args.table or default_path(rules, memory)
     if not path.exists() and args.table is None:
-        # Refuse an impossible position before spending time on a solve.
-        from .advice import player_state, turn_state
-        from .states import player_space
-        space = player_space(rules)
-        player_state(rules, space, args.me, "my")
-        player_state(rules, space, args.opp, "opponent")
-        turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
-        if estimated_solve_seconds(rules) > ON_THE_SPOT_SECONDS:
+        if check is not None:
+            check()
+        if estimated_solve_seconds(rules, memory) > ON_THE_SPOT_SECONDS:
             target = f" --target {rules.target}" if args.target else ""
-            raise UsageError(f"no table at {path}; make it with: farkle solve {rules.name}{target}")
+            option = f" --memory {memory}" if memory else ""
+            raise UsageError(f"no table at {path}; make it with: "
+                             f"farkle solve {rules.name}{target}{option}")
         print(f"farkle: no table at {path}; solving it now", file=sys.stderr)
-        solve_and_write(rules)
-    return Advisor(read_table(path, expect=rules))
+        solve_and_write(rules, memory=memory)
+    return read_table(path, expect=rules, lazy_take=lazy_take)
+
+
+def _lines(args):
+    from .advice import Line
+    return (Line(args.me, args.crosses, args.previous),
+            Line(args.opp, args.opp_crosses, args.opp_previous))
+
+
+def _load_advisor(args):
+    from .advice import Advisor, player_state, turn_state
+    from .states import player_space
+    rules = _rules(args)
+
+    def check():
+        if not rules.crosses or args.memory == "exact":
+            space = player_space(rules, "exact")
+            me, opp = _lines(args)
+            player_state(rules, space, me, "my")
+            player_state(rules, space, opp, "opponent")
+        turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
+    return Advisor(_load_table(args, rules, check))
 
 
 def _parse_offer(text):
@@ -251,14 +310,15 @@ def cmd_advise(args):
     advisor = _load_advisor(args)
     rules = advisor.rules
     dice = args.dice if args.dice is not None else rules.dice
+    me, opp = _lines(args)
     if args.offer is not None:
         if args.turn != 0 or args.roll:
             raise UsageError("--offer is a turn-start question: use it with --turn 0 and no --roll")
-        advice = advisor.take_or_fresh(args.me, args.opp, *_parse_offer(args.offer))
+        advice = advisor.take_or_fresh(me, opp, *_parse_offer(args.offer))
     elif args.roll:
-        advice = advisor.keep(args.me, args.opp, args.turn, dice, args.roll)
+        advice = advisor.keep(me, opp, args.turn, dice, args.roll)
     else:
-        advice = advisor.bank_or_roll(args.me, args.opp, args.turn, dice)
+        advice = advisor.bank_or_roll(me, opp, args.turn, dice)
     if args.json:
         _print_json(advice.to_json())
         return
@@ -266,6 +326,37 @@ def cmd_advise(args):
         print(advice.note)
     for choice in advice.choices:
         print(f"{_describe(choice):<32} {100 * choice.win:6.2f}%")
+
+
+def cmd_simulate(args):
+    from .simulate import parse_policy, simulate
+    rules = _rules(args)
+    policies = [parse_policy(args.a), parse_policy(args.b)]
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    both_optimal = all(str(p) == "optimal" for p in policies)
+    solution = None
+    if any(str(p) == "optimal" for p in policies):
+        solution = _load_table(args, rules, lazy_take=False)
+    result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
+                      progress=_progress(f"playing {rules.name}") if args.games >= 50_000 else None)
+    predicted = solution.first_player_win if both_optimal else None
+    out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
+           "games": result.games, "wins_a": result.wins_a, "win_rate_a": result.win_rate_a,
+           "stderr": result.stderr, "predicted": predicted, "unfinished": result.unfinished,
+           "seed": args.seed, "seconds": result.seconds}
+    if args.json:
+        _print_json(out)
+        return
+    print(f"{rules.name} to {rules.target}: A ({args.a}) against B ({args.b}), "
+          f"{result.games} games, seed {args.seed}")
+    print(f"A wins {100 * result.win_rate_a:.2f}% +- {100 * result.stderr:.2f}% "
+          f"(one standard error)")
+    if predicted is not None:
+        gap = (result.win_rate_a - predicted) / result.stderr if result.stderr else 0.0
+        print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
+    if result.unfinished:
+        print(f"{result.unfinished} games stopped at the turn cap and are not counted")
 
 
 def _describe(choice) -> str:

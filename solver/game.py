@@ -67,7 +67,8 @@ NEWTON_MAX_PASSES = 60
 
 @dataclass(frozen=True)
 class Blocks:
-    """Turn starts grouped into blocks, blocks into levels (top level first)."""
+    """Turn starts grouped into blocks, blocks into levels (top level first),
+    and inside a block into lane groups (one turn DP for several movers)."""
     node_m: np.ndarray
     node_w: np.ndarray
     succ_local: np.ndarray
@@ -78,41 +79,56 @@ class Blocks:
     guess_w: np.ndarray
     """A solved turn start (higher level) whose value starts the search for
     this one's; -1 where there is none."""
+    group_start: np.ndarray
+    """Nodes ``group_start[g]`` to ``group_start[g + 1] - 1`` share the waiting
+    player and the mover's bank destinations: one DP with a lane each."""
     block_start: np.ndarray
+    """Groups ``block_start[b]`` to ``block_start[b + 1] - 1`` form block ``b``."""
     level_start: np.ndarray
     """Blocks ``level_start[j]`` to ``level_start[j + 1] - 1`` form level ``j``."""
 
 
 def build_blocks(space: PlayerSpace) -> Blocks:
     P = space.size
+    # Movers with the same bank destinations (hence the same score) can share
+    # a turn DP: their turns differ only where a zero turn leads.
+    _, bank_class = np.unique(np.column_stack([space.score, space.bank_next]), axis=0,
+                              return_inverse=True)
+    bank_class = bank_class.ravel()
     m, w = np.divmod(np.arange(P * P, dtype=np.int64), P)
     sm, sw = space.score[m], space.score[w]
     level = sm + sw
     low, high = np.minimum(sm, sw), np.maximum(sm, sw)
-    order = np.lexsort((w, m, high, -level))
+    order = np.lexsort((m, bank_class[m], w, high, -level))
     m, w, level, low = m[order], w[order], level[order], low[order]
     position = np.empty(P * P, dtype=np.int64)
     position[m * P + w] = np.arange(P * P)
 
+    def starts(new):
+        return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
     new_block = np.ones(P * P, dtype=bool)
     new_block[1:] = (level[1:] != level[:-1]) | (low[1:] != low[:-1])
-    block_of = np.cumsum(new_block) - 1
-    block_start = np.append(np.flatnonzero(new_block), P * P)
-    block_level = level[block_start[:-1]]
+    new_group = new_block.copy()
+    new_group[1:] |= (w[1:] != w[:-1]) | (bank_class[m[1:]] != bank_class[m[:-1]])
+    group_start = starts(new_group)
+    block_of_node = np.cumsum(new_block) - 1
+    node_block_start = starts(new_block)
+    block_start = np.searchsorted(group_start, node_block_start)
+    block_level = level[node_block_start[:-1]]
     new_level = np.ones(len(block_level), dtype=bool)
     new_level[1:] = block_level[1:] != block_level[:-1]
-    level_start = np.append(np.flatnonzero(new_level), len(block_level))
+    level_start = starts(new_level)
 
     succ_m, succ_w = w, space.zero_next[m]
     succ_pos = position[succ_m * P + succ_w]
-    same = block_of[succ_pos] == block_of
-    succ_local = np.where(same, succ_pos - block_start[block_of], -1)
+    same = block_of_node[succ_pos] == block_of_node
+    succ_local = np.where(same, succ_pos - node_block_start[block_of_node], -1)
     # Guess from (m, up[w]), else (up[m], w): one level up, already solved.
     guess_m = np.where(space.up[w] >= 0, m, space.up[m])
     guess_w = np.where(space.up[w] >= 0, space.up[w], w)
     guess_m = np.where(guess_m >= 0, guess_m, -1)
     return Blocks(m, w, succ_local.astype(np.int64), succ_m, succ_w, guess_m, guess_w,
-                  block_start.astype(np.int64), level_start.astype(np.int64))
+                  group_start, block_start.astype(np.int64), level_start)
 
 
 # ------------------------------------------------------------------ kernels
@@ -160,14 +176,18 @@ def solve_functional(c, d, succ, x, state, path):
 
 @njit(cache=True)
 def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, max_passes, block_start, score,
+                use_guess, max_passes, group_start, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
                 take_values, roll_first, prob, keep_first, keep_units, keep_col,
                 a_rows):
     """Newton's method on one block (module docstring). Returns the number of
     DP passes and the last ``max |x - f|``."""
-    n0 = block_start[b]
-    k = block_start[b + 1] - n0
+    g0, g1 = block_start[b], block_start[b + 1]
+    n0 = group_start[g0]
+    k = group_start[g1] - n0
+    lanes = 1
+    for g in range(g0, g1):
+        lanes = max(lanes, group_start[g + 1] - group_start[g])
     f = np.empty(k)
     slope = np.empty(k)
     Z = np.empty(k)
@@ -177,10 +197,10 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
     succ = np.empty(k, dtype=np.int64)
     state = np.empty(k, dtype=np.int64)
     path = np.empty(k, dtype=np.int64)
-    R = np.zeros((target, dice + 1))
-    dR = np.zeros((target, dice + 1))
-    A = np.zeros((a_rows, dice + 1))
-    dA = np.zeros((a_rows, dice + 1))
+    R = np.zeros((target, dice + 1, lanes))
+    dR = np.zeros((target, dice + 1, lanes))
+    A = np.zeros((a_rows, dice + 1, lanes))
+    dA = np.zeros((a_rows, dice + 1, lanes))
     for i in range(k):
         succ[i] = succ_local[n0 + i]
         if use_guess and guess_m[n0 + i] >= 0:
@@ -190,23 +210,28 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
     while passes < max_passes:
         passes += 1
         for i in range(k):
-            node = n0 + i
-            m = node_m[node]
-            w = node_w[node]
             if succ[i] >= 0:
                 Z[i] = 1.0 - W[node_m[n0 + succ[i]], node_w[n0 + succ[i]]]
             else:
-                Z[i] = 1.0 - W[succ_m[node], succ_w[node]]
+                Z[i] = 1.0 - W[succ_m[n0 + i], succ_w[n0 + i]]
+        for g in range(g0, g1):
+            i0 = group_start[g] - n0
+            i1 = group_start[g + 1] - n0
+            ms = node_m[n0 + i0:n0 + i1]
+            m = ms[0]
+            w = node_w[n0 + i0]
             T = target - score[m]
             row = take_row[m]
             rows = target if row >= 0 else T
-            f[i], slope[i] = turn_dp(m, w, Z[i], T, rows, exact, forced, dice, bank_next,
-                                     zero_next, take_row, W, take_values, roll_first, prob,
-                                     keep_first, keep_units, keep_col, R, dR, A, dA)
+            turn_dp(ms, w, Z[i0:i1], T, rows, exact, forced, dice, bank_next, zero_next,
+                    take_row, W, take_values, roll_first, prob, keep_first, keep_units,
+                    keep_col, R, dR, A, dA, f[i0:i1], slope[i0:i1])
             if row >= 0:
-                for t in range(rows):
-                    for n in range(1, dice):
-                        take_values[row, w, t, n - 1] = R[t, n]
+                for lane in range(i1 - i0):
+                    lane_row = take_row[ms[lane]]
+                    for t in range(rows):
+                        for n in range(1, dice):
+                            take_values[lane_row, w, t, n - 1] = R[t, n, lane]
         for i in range(k):
             if succ[i] >= 0:
                 c[i] = f[i] + slope[i] * (1.0 - Z[i])
@@ -226,14 +251,14 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
 
 @njit(cache=True, parallel=True)
 def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, max_passes, block_start, score,
+                use_guess, max_passes, group_start, block_start, score,
                 target, exact, forced, dice, bank_next, zero_next, take_row, W,
                 take_values, roll_first, prob, keep_first, keep_units, keep_col,
                 a_rows, passes, changes):
     for b in prange(b0, b1):
         passes[b], changes[b] = solve_block(
             b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w, use_guess,
-            max_passes, block_start, score, target,
+            max_passes, group_start, block_start, score, target,
             exact, forced, dice, bank_next, zero_next, take_row, W, take_values,
             roll_first, prob, keep_first, keep_units, keep_col, a_rows)
 
@@ -241,9 +266,11 @@ def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, gue
 # ---------------------------------------------------------------- the solve
 
 def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
-          max_sweeps: int = 200, progress=None) -> Solution:
-    """Solve the two-player game. ``progress(done, total)`` is called after
-    each level with counts of turn starts."""
+          max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None) -> Solution:
+    """Solve the two-player game on ``space`` (default: the rules' own).
+    ``initial`` seeds ``W`` (else each turn start starts from a solved
+    neighbour's value). ``progress(done, total)`` is called after each
+    level with counts of turn starts."""
     started = time.perf_counter()
     space = space or player_space(rules)
     blocks = build_blocks(space)
@@ -257,7 +284,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     take_values = np.zeros((max(len(takers), 1), P if len(takers) else 1,
                             target if len(takers) else 1, max(rules.dice - 1, 1)))
 
-    W = np.full((P, P), 0.5)
+    W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
@@ -265,36 +292,45 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     sweeps = 0
     sweep_change = np.inf
+    sweep_changes = []
     while True:
         sweeps += 1
         before = W.copy() if has_falls else None
+        # Without falls one sweep is exact: Newton runs to convergence. With
+        # falls every sweep is one step of policy iteration on values that the
+        # next sweep corrects anyway, so a block gets one DP pass (two at
+        # first, when its policy is still a guess).
+        passes_this_sweep = NEWTON_MAX_PASSES if not has_falls else (2 if sweeps == 1 else 1)
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             solve_level(b0, b1, blocks.node_m, blocks.node_w, blocks.succ_local,
                         blocks.succ_m, blocks.succ_w, blocks.guess_m, blocks.guess_w,
-                        sweeps == 1, NEWTON_MAX_PASSES if sweeps == 1 else 1,
-                        blocks.block_start, space.score,
+                        sweeps == 1 and initial is None, passes_this_sweep,
+                        blocks.group_start, blocks.block_start, space.score,
                         target, rules.exact_target, rules.hot_dice_forced, rules.dice,
                         space.bank_next, space.zero_next, take_row, W, take_values,
                         *dice_arrays, pad(rules, target), passes, changes)
             if progress is not None:
-                progress(int(blocks.block_start[b1]), P * P)
+                progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * P * P,
+                         P * P * (sweeps + 1 if has_falls else 1))
         all_passes += passes
         if not has_falls:
             sweep_change = 0.0
             break
         sweep_change = float(np.max(np.abs(W - before)))
+        sweep_changes.append(sweep_change)
         if sweep_change < tol or sweeps >= max_sweeps:
             break
     seconds = time.perf_counter() - started
     # Work done: rows of the turn DP run for each node, times keeps per row.
     T = target - space.score[blocks.node_m]
     rows = np.where(take_row[blocks.node_m] >= 0, np.minimum(target - 1, T), T) + 1
-    node_passes = np.repeat(all_passes, np.diff(blocks.block_start))
+    node_passes = np.repeat(all_passes, np.diff(blocks.group_start[blocks.block_start]))
     stats = {
         "seconds": seconds,
         "sweeps": sweeps,
         "sweep_change": sweep_change,
+        "sweep_changes": sweep_changes,
         "newton_passes_mean": float(all_passes.mean() / sweeps),
         "newton_passes_max": int(passes.max()),
         "newton_change_max": float(changes.max()),

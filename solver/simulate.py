@@ -38,7 +38,10 @@ Mechanics (one compiled loop, :func:`_run`, serves every policy)
   score before their last bank, 0 if none) and the crosses are erased. Six
   crosses in a row thus go back two banks, and so on down the sheet. (The
   solver's tables use the one-level model of RULES.md; the simulator plays
-  the paper rule, so the two can be compared.)
+  the paper rule, so the two can be compared. ``one_level=True`` plays the
+  RULES.md rule instead: a player who has fallen since their last bank
+  only loses their crosses at a third cross. Either way the result counts
+  the games where the two rules part, ``deep_fall_games``.)
 * A player back at 0 must meet the entry again (the sheet says 0).
 * A game that reaches ``max_turns`` turns (both players counted) is stopped
   and reported as unfinished, not counted as a win for anyone.
@@ -70,19 +73,53 @@ says take an offer of ``t`` units with ``n`` dice.
 * ``random`` -- every legal keep with equal probability; bank or roll with
   probability 1/2 each when the bank is legal; take an offer with
   probability 1/2.
-* ``optimal`` -- the solved table (games without crosses). For the mover in
-  player state ``m`` against ``w``, :func:`solver.solution.replay` gives
-  ``(Z, R, A, B)``; value = ``A`` (win 1, overshoot ``Z``), bank when the
-  bank value ``B[t, n]`` is at least ``R[t, n]``, take when
-  ``R[t, n] > W[m, w]``. These tables are computed the first time a
-  turn start ``(m, w)`` comes up (the compiled loop returns to Python to ask
+* ``optimal`` -- the solved table. For the mover in player state ``m``
+  against ``w``, :func:`solver.solution.replay` gives ``(Z, R, A, B)``;
+  value = ``A`` (win 1, overshoot ``Z``), bank when the bank value
+  ``B[t, n]`` is at least ``R[t, n]``, take when ``R[t, n]`` beats the
+  value of a fresh turn (``W[m, w]``, or ``R[0, dice]`` under a look-ahead,
+  below). These tables are computed the first time a turn start
+  ``(m, w, zero_to)`` comes up (the compiled loop returns to Python to ask
   for them) and cached, so the optimal policy runs in the same compiled loop
-  as the others.
+  as the others. Each seat may read its own solved table (``solution`` for
+  A, ``solution_b`` for B), so that two tables of one game can be matched.
+
+Optimal play with crosses (dix-mille)
+-------------------------------------
+A table's player state comes from the paper sheet as a
+:class:`solver.advice.Line`: score = the last entry, previous = the entry
+before it (0 if none), crosses = the current crosses, mapped by
+:func:`solver.advice.player_state` (built once per table into an array
+``[score, previous, crosses] -> (state, zero_to)`` that the compiled loop
+reads). The sheet is the whole paper sheet (a fall strikes one entry off,
+and six crosses in a row go back two banks), but the tables use the
+one-level memory of RULES.md, where a fallen player's previous score *is*
+their score (the *fallen* state: nothing left to lose). So a player who has
+fallen since their last bank is looked up in the fallen state
+``previous = score``, even though the simulator's sheet may still hold an
+older entry, which a further three crosses will indeed strike off. Table
+and simulator thus differ only after six zero turns of one player without
+a bank in between; the simulator plays the paper rule and so measures that
+difference.
+
+* ``memory="exact"`` tables: the state is (score, previous, crosses), and a
+  zero turn leads where the table says.
+* ``memory="model"`` tables forget the previous score (only the fallen
+  state is told apart); the policy is the model's values with an exact
+  look-ahead of one turn: a mover on their last cross who has not fallen
+  replays their turn with the zero-turn value of the *true* fall,
+  ``zero_to = space.find(previous, previous)`` (:func:`replay` with
+  ``zero_to``), exactly as the advice does. The decision tables are then
+  cached per ``(m, w, zero_to)``.
 
 Randomness: one splitmix64 stream seeded from ``seed`` (via
 ``numpy.random.SeedSequence``) for the whole run, A moving first in every
 game; the same seed gives the same games whatever the batch sizes and the
-cache state of the optimal tables.
+cache state of the optimal tables. With ``common_dice=True`` each game has
+its own stream, seeded from ``seed`` and the game's number: two runs with
+the same seed then throw the same dice in every game until their players
+first decide differently (common random numbers, to compare two policies
+game by game; ``keep_winners=True`` returns each game's winner).
 """
 
 from __future__ import annotations
@@ -90,7 +127,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numba import njit
@@ -124,7 +161,13 @@ _DONE, _NEED_TABLE, _UNKNOWN_SCORE, _SCRIPT_END = 0, 1, 2, 3
 # Fields of the loop's state vector.
 (_GAME, _IN_GAME, _MOVER, _TURNS, _OFFER_T, _OFFER_N, _CROSS_A, _CROSS_B, _LEN_A, _LEN_B,
  _WINS_A, _UNFINISHED, _NEED_M, _NEED_W, _SCRIPT_POS, _START_A, _START_B, _WINNER,
- _ALL_TURNS, _LOG_COUNT, _STATE_SIZE) = range(21)
+ _ALL_TURNS, _LOG_COUNT, _FALLEN_A, _FALLEN_B, _NEED_Z, _DEEP_IN_GAME, _DEEP_GAMES,
+ _STATE_SIZE) = range(26)
+# _FALLEN_A/B: the player has fallen since their last bank (table lookups
+# then use the fallen state); _NEED_Z: the look-ahead state asked for, or -1;
+# _DEEP_IN_GAME/_DEEP_GAMES: this game / the games so far in which a
+# fallen player's third cross struck a further score off the sheet (or
+# would have, under ``one_level``): where paper sheet and RULES.md differ.
 
 
 # ------------------------------------------------------------------ policies
@@ -283,30 +326,114 @@ def _fixed_tables(policy: Policy, rules: Rules):
 
 # ------------------------------------------------------- the optimal policy
 
-class _OptimalCache:
-    """Decision tables of the optimal policy per turn start (m, w), in the
-    slots 2.. of the shared slot store (slots 0 and 1 hold the fixed tables
-    of players A and B)."""
+def _model_line(rules: Rules, space, s: int, prev: int, c: int):
+    """``(state, zero_to)`` of a line in a ``model`` table that has no
+    fallen state where the line needs one (the model only keeps the fallen
+    states of its fall estimates): the model's state at that score with no
+    memory, ``(score, -1, crosses)``, stands in for a missing fallen state.
+    A fallen player on their last cross then looks ahead to ``(score, -1,
+    0)`` (one-level rule: their third cross only erases the crosses), a
+    player on their last cross who has not fallen to the true previous
+    score's state. None if the line cannot occur."""
+    index, last = space.index, c == rules.crosses - 1
+    if prev == s:
+        state = index.get((s, s, 0))
+        if state is not None:
+            return state, -1
+        state = index.get((s, -1, c))
+        return (None, -1) if state is None else (state, index[(s, -1, 0)] if last else -1)
+    state = index.get((s, -1, c))
+    if state is None or not last:
+        return state, -1
+    zero_to = index.get((prev, prev, 0), index.get((prev, -1, 0)))
+    return state, -1 if zero_to is None else zero_to
 
-    def __init__(self, solution, rules: Rules):
+
+def player_states(rules: Rules, space):
+    """``(state, zero_to)`` arrays indexed ``[score, previous, crosses]``
+    (units; axes 1 and 2 have length 1 in a game without crosses): the
+    player state and the look-ahead state (-1: none) of every score-sheet
+    line, from :func:`solver.advice.player_state`, or :func:`_model_line`
+    where a model table lacks a fallen state that the line needs; -1 where
+    the line cannot occur in ``space``."""
+    from .advice import Line, player_state
+    rows, unit = rules.target_units, rules.unit
+    if not rules.crosses:
+        state = -np.ones((rows, 1, 1), dtype=np.int64)
+        state[np.asarray(space.score), 0, 0] = np.arange(space.size)
+        return state, -np.ones_like(state)
+    C = rules.crosses
+    state = -np.ones((rows, rows, C), dtype=np.int64)
+    zero_to = -np.ones((rows, rows, C), dtype=np.int64)
+    first = max(rules.entry_units, 1)
+    for s in range(rows):
+        for prev in [0] + list(range(first, s + 1)):
+            for c in range(C):
+                try:
+                    m, z = player_state(rules, space, Line(s * unit, c, prev * unit), "player")
+                    z = -1 if z is None else z
+                except (UsageError, KeyError):
+                    if space.memory != "model":
+                        continue
+                    m, z = _model_line(rules, space, s, 0 if s == 0 else prev, c)
+                    if m is None:
+                        continue
+                state[s, prev, c] = m
+                zero_to[s, prev, c] = z
+    return state, zero_to
+
+
+class _OptimalCache:
+    """Decision tables of the optimal policy of one solved table per turn
+    start (m, w, zero_to), in the slots 2.. of the shared slot store (slots
+    0 and 1 hold the fixed tables of players A and B); the slot of a turn
+    start is found in the machine's hash of keys (:meth:`key`)."""
+
+    def __init__(self, solution, rules: Rules, base: int = 0):
         self.solution = solution
         space = solution.space
         self.space = space
         self.rules = rules
-        P = space.size
-        self.slot_of = -np.ones((P, P), dtype=np.int64)
-        self.state_of = -np.ones(rules.target_units, dtype=np.int64)
-        self.state_of[np.asarray(space.score)] = np.arange(P)
+        self.P = space.size
+        self.base = base
+        """Offset of this table's keys (two tables share one hash)."""
         self.W = np.asarray(solution.W)
         self.replays = 0
         self.resets = 0
         self.seconds = 0.0
 
-    def fill(self, store, slot: int, m: int, w: int) -> None:
+    @cached_property
+    def _maps(self):
+        return player_states(self.rules, self.space)
+
+    @property
+    def state_of(self) -> np.ndarray:
+        return self._maps[0]
+
+    @property
+    def zero_of(self) -> np.ndarray:
+        return self._maps[1]
+
+    @property
+    def key_span(self) -> int:
+        return self.P * self.P * (self.P + 1)
+
+    @property
+    def most_keys(self) -> int:
+        """A bound on the turn starts (with look-ahead) that can come up."""
+        lookahead = self.rules.target_units if self.space.memory == "model" else 0
+        return self.P * self.P * (1 + lookahead)
+
+    def key(self, m: int, w: int, z: int) -> int:
+        """Same as the compiled loop's: ``z`` is the look-ahead state or -1."""
+        return self.base + (m * self.P + w) * (self.P + 1) + z + 1
+
+    def fill(self, store, slot: int, m: int, w: int, z: int = -1) -> None:
         started = time.perf_counter()
         rules, space, W = self.rules, self.space, self.W
         D, rows = rules.dice, rules.target_units
-        Z, R, A, B = replay(self.solution, m, w, compiled=True)
+        zero_to = None if z < 0 else int(z)
+        Z, R, A, B = replay(self.solution, m, w, compiled=True, zero_to=zero_to)
         R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
         store.V[slot] = A
         store.Z[slot] = Z
@@ -316,20 +443,25 @@ class _OptimalCache:
         bank = np.zeros((rows, D + 1), dtype=np.uint8)
         bank[:T] = B >= R[:T]
         store.bank[slot] = bank
+        # Take over when it beats a fresh turn (under a look-ahead the fresh
+        # turn is worth the replayed R[0, D], not the model's W[m, w]).
+        fresh = W[m, w] if zero_to is None else R[0, D]
         take = np.zeros((rows, D + 1), dtype=np.uint8)
-        take[:, 1:D] = R[:, 1:D] > W[m, w]
+        take[:, 1:D] = R[:, 1:D] > fresh
         store.take[slot] = take
-        self.slot_of[m, w] = slot
         self.replays += 1
         self.seconds += time.perf_counter() - started
 
 
-def optimal_tables(solution, m: int, w: int):
+def optimal_tables(solution, m: int, w: int, zero_to: int | None = None):
     """The ``optimal`` policy's tables at the turn start of mover ``m``
-    against ``w`` (player states), for inspection and tests: ``(value,
-    bank, take, Z)``, indexed ``[t, n]`` (turn total in units, dice)."""
+    against ``w`` (player states; ``zero_to``: the look-ahead state of a
+    model table, as :func:`solver.advice.player_state` gives it), for
+    inspection and tests: ``(value, bank, take, Z)``, indexed ``[t, n]``
+    (turn total in units, dice)."""
     store = _Store(solution.rules, 3)
-    _OptimalCache(solution, solution.rules).fill(store, 2, m, w)
+    _OptimalCache(solution, solution.rules).fill(store, 2, m, w,
+                                                 -1 if zero_to is None else zero_to)
     return store.V[2], store.bank[2].astype(bool), store.take[2].astype(bool), float(store.Z[2])
 
 
@@ -384,6 +516,43 @@ def _below(rng, k):
 def _score(sheets, st, p):
     length = st[_LEN_A + p]
     return sheets[p, length - 1] if length > 0 else 0
+
+
+@njit(cache=True)
+def _line(sheets, st, p, crosses):
+    """(score, previous, crosses) of player ``p`` for a table lookup: the
+    previous score is the entry before the last (0 if none), or the score
+    itself when the player has fallen since their last bank (module
+    docstring); (score, 0, 0) in a game without crosses."""
+    length = st[_LEN_A + p]
+    s = sheets[p, length - 1] if length > 0 else 0
+    if crosses == 0:
+        return s, 0, 0
+    if st[_FALLEN_A + p] != 0:
+        prev = s
+    elif length >= 2:
+        prev = sheets[p, length - 2]
+    else:
+        prev = 0
+    return s, prev, st[_CROSS_A + p]
+
+
+@njit(cache=True)
+def _hash_at(keys, key):
+    """Where ``key`` is in the open-addressing hash ``keys`` (length a power
+    of two, -1 for empty), or the empty place where it would go."""
+    mask = len(keys) - 1
+    i = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
+    while keys[i] != key and keys[i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _hash_put(keys, values, key, value):
+    i = _hash_at(keys, key)
+    keys[i] = key
+    values[i] = value
 
 
 @njit(cache=True)
@@ -469,17 +638,28 @@ def _turn(s, t, n, slot, kind, guards, st, rng, script,
 def _run(games_end, max_turns, st, sheets, rng, script, log,
          dice, target, exact, entry, forced, crosses, cap, take_min,
          power, roll_of_code, instant_win, keep_first, keep_units, keep_used,
-         kinds, guards, slot_of, state_of, V, bank_table, take_table, Zs, win_values):
+         kinds, guards, hash_keys, hash_slots, state_of, zero_of, seat_P, seat_base,
+         V, bank_table, take_table, Zs, win_values, common_seed, winners, one_level):
     """Play games until ``st[_GAME] == games_end``. Returns a status: done,
-    need an optimal table for (st[_NEED_M], st[_NEED_W]), a score the
-    solver's player space lacks, or the script ran out."""
+    need an optimal table for (st[_NEED_M], st[_NEED_W], st[_NEED_Z]) of
+    the mover's seat, a score the solver's player space lacks, or the
+    script ran out. ``common_seed`` (one value, or none): seed each game's
+    own dice stream from it and the game's number. ``winners`` (if not
+    empty) gets each game's winner (0: A, 1: B, -1: unfinished).
+    ``one_level``: the third cross of a fallen player changes nothing
+    (RULES.md) instead of striking the next score off the paper sheet."""
     while st[_GAME] < games_end:
         if st[_IN_GAME] == 0:
+            if len(common_seed) > 0:
+                rng[0] = common_seed[0] + np.uint64(st[_GAME])
+                rng[0] = _next(rng)
             for p in range(2):
                 start = st[_START_A + p]
                 sheets[p, 0] = start
                 st[_LEN_A + p] = 1 if start > 0 else 0
                 st[_CROSS_A + p] = 0
+                st[_FALLEN_A + p] = 0
+            st[_DEEP_IN_GAME] = 0
             st[_MOVER] = 0
             st[_TURNS] = 0
             st[_OFFER_T] = 0
@@ -487,6 +667,8 @@ def _run(games_end, max_turns, st, sheets, rng, script, log,
             st[_WINNER] = -1
             st[_IN_GAME] = 1
         if st[_TURNS] >= max_turns:
+            if len(winners) > st[_GAME]:
+                winners[st[_GAME]] = -1
             st[_UNFINISHED] += 1
             st[_IN_GAME] = 0
             st[_GAME] += 1
@@ -496,14 +678,20 @@ def _run(games_end, max_turns, st, sheets, rng, script, log,
         kind = kinds[p]
         slot = p
         if kind == _OPTIMAL:
-            m = state_of[s]
-            w = state_of[_score(sheets, st, 1 - p)]
+            s_m, prev_m, c_m = _line(sheets, st, p, crosses)
+            s_w, prev_w, c_w = _line(sheets, st, 1 - p, crosses)
+            m = state_of[p, s_m, prev_m, c_m]
+            w = state_of[p, s_w, prev_w, c_w]
             if m < 0 or w < 0:
                 return _UNKNOWN_SCORE
-            slot = slot_of[m, w]
+            z = zero_of[p, s_m, prev_m, c_m]
+            P = seat_P[p]
+            key = seat_base[p] + (m * P + w) * (P + 1) + z + 1
+            slot = hash_slots[_hash_at(hash_keys, key)]
             if slot < 0:
                 st[_NEED_M] = m
                 st[_NEED_W] = w
+                st[_NEED_Z] = z
                 return _NEED_TABLE
         t = 0
         n = dice
@@ -537,6 +725,8 @@ def _run(games_end, max_turns, st, sheets, rng, script, log,
             st[_WINNER] = p
             if p == 0:
                 st[_WINS_A] += 1
+            if len(winners) > st[_GAME]:
+                winners[st[_GAME]] = p
             st[_IN_GAME] = 0
             st[_GAME] += 1
             continue
@@ -548,6 +738,7 @@ def _run(games_end, max_turns, st, sheets, rng, script, log,
             sheets[p, length] = new
             st[_LEN_A + p] = length + 1
             st[_CROSS_A + p] = 0
+            st[_FALLEN_A + p] = 0
             if 1 <= n <= dice - 1:
                 st[_OFFER_T] = t
                 st[_OFFER_N] = n
@@ -558,8 +749,13 @@ def _run(games_end, max_turns, st, sheets, rng, script, log,
                 st[_CROSS_A + p] += 1
                 if st[_CROSS_A + p] >= crosses:
                     st[_CROSS_A + p] = 0
-                    if st[_LEN_A + p] > 0:
+                    if st[_LEN_A + p] > 0 and st[_FALLEN_A + p] != 0 \
+                            and st[_DEEP_IN_GAME] == 0:
+                        st[_DEEP_IN_GAME] = 1
+                        st[_DEEP_GAMES] += 1
+                    if st[_LEN_A + p] > 0 and not (one_level and st[_FALLEN_A + p] != 0):
                         st[_LEN_A + p] -= 1
+                    st[_FALLEN_A + p] = 1
                     _log(log, st, p, FALL, 0, _score(sheets, st, p), 0)
         st[_MOVER] = 1 - p
     return _DONE
@@ -587,6 +783,13 @@ class SimulationResult:
     optimal_tables: int = 0
     """Turn starts replayed for the optimal policy."""
     optimal_seconds: float = 0.0
+    winners: np.ndarray | None = None
+    """With ``keep_winners``: each game's winner (0: A, 1: B, -1: unfinished)."""
+    deep_fall_games: int = 0
+    """Games in which a player who had fallen since their last bank reached a
+    third cross again with a score on their sheet: the paper sheet strikes
+    a second score off there, RULES.md's one-level memory does not (the
+    only games where the two rules, and so simulator and tables, differ)."""
 
     @property
     def wins_b(self) -> int:
@@ -609,30 +812,58 @@ class _Machine:
     """Everything one run of the compiled loop needs."""
 
     def __init__(self, rules: Rules, policy_a, policy_b, seed: int, solution=None,
-                 max_turns: int = MAX_TURNS, script=None, start=(0, 0), log_size: int = 0):
+                 max_turns: int = MAX_TURNS, script=None, start=(0, 0), log_size: int = 0,
+                 solution_b=None, common_dice: bool = False, winners: int = 0,
+                 one_level: bool = False):
         rules.validate()
         self.rules = rules
         self.policies = (parse_policy(policy_a), parse_policy(policy_b))
         self.max_turns = int(max_turns)
         self.dice = dice_tables(rules)
-        optimal = any(p.kind == "optimal" for p in self.policies)
-        self.cache = None
         self.store = _Store(rules, 2)
-        if optimal:
-            if rules.crosses:
-                raise UsageError(f"the optimal policy is not available for {rules.name}: "
-                                 "its tables do not model the crosses yet")
-            if solution is None:
+        # One optimal cache per solved table in use; seat_cache[p]: seat p's.
+        self.caches: list[_OptimalCache] = []
+        self.seat_cache: list[_OptimalCache | None] = [None, None]
+        tables = (solution, solution if solution_b is None else solution_b)
+        for p, policy in enumerate(self.policies):
+            if policy.kind != "optimal":
+                continue
+            table = tables[p]
+            if table is None:
                 raise UsageError("the optimal policy needs a solved table (a Solution of "
                                  f"{rules.name} to {rules.target})")
-            if solution.rules != rules:
-                raise UsageError(f"the table is for {solution.rules.name} to "
-                                 f"{solution.rules.target}, not {rules.name} to {rules.target}")
-            self.cache = _OptimalCache(solution, rules)
+            if table.rules != rules:
+                raise UsageError(f"the table is for {table.rules.name} to "
+                                 f"{table.rules.target}, not {rules.name} to {rules.target}")
+            cache = next((c for c in self.caches if c.solution is table), None)
+            if cache is None:
+                base = sum(c.key_span for c in self.caches)
+                cache = _OptimalCache(table, rules, base)
+                self.caches.append(cache)
+            self.seat_cache[p] = cache
+        rows = rules.target_units
+        shape = (rows, rows, rules.crosses) if rules.crosses else (rows, 1, 1)
+        if not self.caches:
+            shape = (1, 1, 1)
+        self.state_of = -np.ones((2,) + shape, dtype=np.int64)
+        self.zero_of = -np.ones((2,) + shape, dtype=np.int64)
+        self.seat_P = np.zeros(2, dtype=np.int64)
+        self.seat_base = np.zeros(2, dtype=np.int64)
+        for p, cache in enumerate(self.seat_cache):
+            if cache is not None:
+                self.state_of[p], self.zero_of[p] = cache.state_of, cache.zero_of
+                self.seat_P[p], self.seat_base[p] = cache.P, cache.base
+        self.max_slots = 3
+        if self.caches:
+            if sum(c.key_span for c in self.caches) >= 2 ** 62:
+                raise UsageError("too many player states for the optimal policy's cache")
             per_slot = self.store.slot_bytes
             self.max_slots = max(3, min(OPTIMAL_CACHE_BYTES // per_slot,
-                                        2 + solution.space.size ** 2))
+                                        2 + sum(c.most_keys for c in self.caches)))
             self.store.grow(min(self.max_slots, 2 + 256))
+        capacity = 1 << max(4, (2 * self.max_slots).bit_length())
+        self.hash_keys = -np.ones(capacity, dtype=np.int64)
+        self.hash_slots = -np.ones(capacity, dtype=np.int64)
         for p, policy in enumerate(self.policies):
             if policy.kind != "optimal":
                 V, bank, take, over, win = _fixed_tables(policy, rules)
@@ -647,19 +878,28 @@ class _Machine:
                 raise UsageError(f"start score {points} is not a score below the target")
             self.st[_START_A + p] = points // rules.unit
         self.sheets = np.zeros((2, self.max_turns + 2), dtype=np.int64)
-        self.rng = np.array([np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]],
-                            dtype=np.uint64)
+        first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+        self.rng = np.array([first], dtype=np.uint64)
+        self.common_seed = np.array([first] if common_dice else [], dtype=np.uint64)
+        self.winners = np.zeros(winners, dtype=np.int8)
+        self.one_level = bool(one_level)
         self.script = np.asarray(script if script is not None else [], dtype=np.int64)
         if np.any((self.script < 1) | (self.script > 6)):
             raise UsageError("scripted dice must be 1 to 6")
         self.log = np.zeros((log_size, 7), dtype=np.int64)
 
+    @property
+    def replays(self) -> int:
+        return sum(c.replays for c in self.caches)
+
+    @property
+    def replay_seconds(self) -> float:
+        return sum(c.seconds for c in self.caches)
+
     def run(self, games_end: int) -> None:
         rules, d, store = self.rules, self.dice, self.store
         cap = rules.score_cap_units
         take_min = rules.takeover_min_units if rules.dice > 1 else None
-        slot_of = self.cache.slot_of if self.cache else np.zeros((1, 1), np.int64)
-        state_of = self.cache.state_of if self.cache else np.zeros(1, np.int64)
         while True:
             status = _run(games_end, self.max_turns, self.st, self.sheets, self.rng,
                           self.script, self.log,
@@ -668,14 +908,18 @@ class _Machine:
                           -1 if cap is None else cap, -1 if take_min is None else take_min,
                           d.power, d.roll_of_code, d.instant_win, d.keep_first,
                           d.keep_units, d.keep_used, self.kinds, self.guards,
-                          slot_of, state_of, store.V, store.bank, store.take, store.Z,
-                          store.win)
+                          self.hash_keys, self.hash_slots, self.state_of, self.zero_of,
+                          self.seat_P, self.seat_base,
+                          store.V, store.bank, store.take, store.Z, store.win,
+                          self.common_seed, self.winners, self.one_level)
             if status == _DONE:
                 return
             if status == _NEED_TABLE:
                 self._make_room()
-                self.cache.fill(store, store.used, int(self.st[_NEED_M]),
-                                int(self.st[_NEED_W]))
+                cache = self.seat_cache[int(self.st[_MOVER])]
+                m, w, z = (int(self.st[i]) for i in (_NEED_M, _NEED_W, _NEED_Z))
+                cache.fill(store, store.used, m, w, z)
+                _hash_put(self.hash_keys, self.hash_slots, cache.key(m, w, z), store.used)
                 store.used += 1
                 continue
             if status == _UNKNOWN_SCORE:
@@ -692,21 +936,34 @@ class _Machine:
         if store.slots < self.max_slots:
             store.grow(min(self.max_slots, 2 * store.slots))
             return
-        self.cache.slot_of[:] = -1
-        self.cache.resets += 1
+        self.hash_keys[:] = -1
+        self.hash_slots[:] = -1
+        for cache in self.caches:
+            cache.resets += 1
         store.used = 2
 
 
 def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, solution=None,
-             progress=None, max_turns: int = MAX_TURNS) -> SimulationResult:
+             progress=None, max_turns: int = MAX_TURNS, solution_b=None,
+             common_dice: bool = False, keep_winners: bool = False,
+             one_level: bool = False) -> SimulationResult:
     """Play ``games`` games of ``policy_a`` (moving first) against
-    ``policy_b``. ``solution`` (a :class:`solver.game.Solution` of these very
-    rules) is needed by the ``optimal`` policy. ``progress(done, total)`` is
-    called after each batch of games."""
+    ``policy_b``. ``solution`` (a :class:`solver.solution.Solution` of these
+    very rules) is needed by the ``optimal`` policy; ``solution_b``, when
+    given, is the table of B's ``optimal`` policy instead (to match two
+    tables of one game, say the crosses model against the exact memory).
+    ``progress(done, total)`` is called after each batch of games.
+    ``common_dice``: each game its own dice stream (module docstring);
+    ``keep_winners``: the result's ``winners`` holds each game's winner.
+    ``one_level``: play the crosses as RULES.md (and the tables) do, a
+    fallen player's third cross changing nothing, instead of the paper
+    sheet (module docstring)."""
     if games < 1:
         raise UsageError(f"the number of games must be at least 1, not {games}")
     started = time.perf_counter()
-    machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns)
+    machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns,
+                       solution_b=solution_b, common_dice=common_dice,
+                       winners=games if keep_winners else 0, one_level=one_level)
     done = 0
     while done < games:
         done = min(games, done + BATCH)
@@ -719,14 +976,14 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
     finished = games - unfinished
     rate = wins_a / finished if finished else math.nan
     stderr = math.sqrt(rate * (1 - rate) / finished) if finished else math.nan
-    cache = machine.cache
     return SimulationResult(
         rules=rules.name, target=rules.target, policy_a=str(machine.policies[0]),
         policy_b=str(machine.policies[1]), games=games, wins_a=wins_a, unfinished=unfinished,
         win_rate_a=rate, stderr=stderr, seconds=seconds, seed=seed,
         turns_mean=int(st[_ALL_TURNS]) / games,
-        optimal_tables=cache.replays if cache else 0,
-        optimal_seconds=cache.seconds if cache else 0.0)
+        optimal_tables=machine.replays, optimal_seconds=machine.replay_seconds,
+        winners=machine.winners if keep_winners else None,
+        deep_fall_games=int(st[_DEEP_GAMES]))
 
 
 # ---------------------------------------------------- scripted games (tests)
@@ -747,12 +1004,13 @@ class ScriptedGame:
 
 
 def play_scripted(rules: Rules, policy_a, policy_b, dice, turns: int, start=(0, 0),
-                  solution=None, seed: int = 0) -> ScriptedGame:
+                  solution=None, seed: int = 0, solution_b=None) -> ScriptedGame:
     """Play one game with the dice thrown in the order given (each roll takes
     the next ``n`` values), stopping after ``turns`` turns at most. Random
     choices (the ``random`` policy) still come from ``seed``."""
     machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns=turns,
-                       script=dice, start=start, log_size=4 * turns + 8)
+                       script=dice, start=start, log_size=4 * turns + 8,
+                       solution_b=solution_b)
     machine.run(1)
     st, unit = machine.st, rules.unit
     sheets = tuple([int(v) * unit for v in machine.sheets[p, :st[_LEN_A + p]]] for p in range(2))

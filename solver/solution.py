@@ -45,23 +45,26 @@ class Solution:
         return max(fresh, float(self.take_values[row, w, t, n - 1]))
 
 
-def replay(solution: Solution, m: int, w: int, compiled: bool = False):
+def replay(solution: Solution, m: int, w: int, compiled: bool = False,
+           zero_to: int | None = None):
     """Re-run the turn DP of mover ``m`` against ``w`` from the stored values.
     Returns ``(Z, R, A, B)``: the zero-turn value, roll values ``R[t, n]``
     (rows up to the target, for take-over), after-keep values ``A[t, n]``
     (laid out as :mod:`solver.turn` says: ``A[t + points, col]`` is a keep's
     value) and bank values ``B[t, n]`` (``-inf`` where banking is not
     allowed). ``compiled`` picks the numba kernel (fast once loaded) over
-    the numpy one (no compilation: best for a single answer)."""
+    the numpy one (no compilation: best for a single answer). ``zero_to``
+    replaces the mover's state after a zero turn (the true fall of a
+    player whose previous score the model forgets)."""
     rules, space = solution.rules, solution.space
     target = rules.target_units
-    Z = 1.0 - float(solution.W[w, space.zero_next[m]])
+    Z = 1.0 - float(solution.W[w, space.zero_next[m] if zero_to is None else zero_to])
     T = target - int(space.score[m])
-    args = (m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
-            space.bank_next, space.zero_next, solution.take_row, solution.W,
-            solution.take_values, *keep_table(rules).packed())
     if not compiled:
-        return (Z, *turn_values(*args, pad(rules, target)))
+        return (Z, *turn_values(m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced,
+                                rules.dice, space.bank_next, space.zero_next, solution.take_row,
+                                solution.W, solution.take_values, *keep_table(rules).packed(),
+                                pad(rules, target)))
     from .turn_kernel import turn_dp
     take_row, take_values = solution.take_row, solution.take_values
     if not isinstance(take_values, np.ndarray):
@@ -70,11 +73,13 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False):
         take_values = np.asarray(take_values[max(row, 0)])[None]
         take_row = np.full(space.size, -1, dtype=np.int64)
         take_row[w] = 0 if row >= 0 else -1
-    args = args[:10] + (take_row, solution.W, take_values) + args[13:]
-    R, dR = np.zeros((target, rules.dice + 1)), np.zeros((target, rules.dice + 1))
-    rows = pad(rules, target)
-    A, dA = np.zeros((rows, rules.dice + 1)), np.zeros((rows, rules.dice + 1))
-    turn_dp(*args, R, dR, A, dA)
+    shape = (target, rules.dice + 1, 1)
+    R, dR = np.zeros(shape), np.zeros(shape)
+    A, dA = (np.zeros((pad(rules, target), rules.dice + 1, 1)) for _ in range(2))
+    turn_dp(np.array([m]), w, np.array([Z]), T, target, rules.exact_target,
+            rules.hot_dice_forced, rules.dice, space.bank_next, space.zero_next, take_row,
+            solution.W, take_values, *keep_table(rules).packed(), R, dR, A, dA,
+            np.zeros(1), np.zeros(1))
     B = bank_values(m, w, Z, T, rules.hot_dice_forced, rules.dice, space.bank_next,
                     space.zero_next, solution.take_row, solution.W, solution.take_values)
-    return Z, R, A, B
+    return Z, R[..., 0], A[..., 0], B

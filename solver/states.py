@@ -55,6 +55,8 @@ class PlayerSpace:
     """A state like ``p`` with the next higher score (-1 at the top): the
     solver starts its search for a turn start's value from a neighbour's."""
     memory: str = "none"
+    fall_to: np.ndarray | None = None
+    """The model's fall estimate per score (units), where it applies."""
     index: dict = field(default_factory=dict)
     """(score, previous, crosses) -> state."""
 
@@ -85,7 +87,7 @@ class PlayerSpace:
         return self.index[label]
 
 
-def _build(rules: Rules, start, zero, bank, memory: str) -> PlayerSpace:
+def _build(rules: Rules, start, zero, bank, memory: str, fall_to=None) -> PlayerSpace:
     """Enumerate the states reachable from ``start`` through ``zero(label)``
     and ``bank(label, t)`` (None: not allowed) and fill the arrays."""
     target = rules.target_units
@@ -122,7 +124,8 @@ def _build(rules: Rules, start, zero, bank, memory: str) -> PlayerSpace:
         previous=np.array([label[1] for label in order], dtype=np.int64),
         crosses=np.array([label[2] for label in order], dtype=np.int64),
         zero_next=np.array([index[zero(label)] for label in order], dtype=np.int64),
-        bank_next=bank_next, can_take=can_take, up=up, memory=memory, index=index)
+        bank_next=bank_next, can_take=can_take, up=up, memory=memory, fall_to=fall_to,
+        index=index)
 
 
 def _bank_allowed(rules: Rules, s: int, t: int) -> bool:
@@ -171,7 +174,7 @@ def model_space(rules: Rules, fall_to) -> PlayerSpace:
     def bank(label, t):
         s = label[0]
         return (s + t, -1, 0) if _bank_allowed(rules, s, t) else None
-    return _build(rules, (0, 0, 0), zero, bank, "model")
+    return _build(rules, (0, 0, 0), zero, bank, "model", np.asarray(fall_to, dtype=np.int64))
 
 
 def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpace:

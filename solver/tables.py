@@ -7,6 +7,10 @@ One file per game and target. Layout (all scores in units of
             tolerance, bellman_residual, solve_seconds, first_player_win,
             stats (JSON), axes (JSON: what each dataset's axes mean)
     player/score          int64 [P]    banked score of each player state
+    player/previous       int64 [P]    score before the last bank (-1: forgotten)
+    player/crosses        int64 [P]    crosses of each player state
+    player/fall_to        int64 [S]    (crosses model) fall target per score
+    attrs memory          none, exact or model (solver.memory)
     W                     float64 [P, P]  W[m, w]: mover's win probability at a
                                           turn start, mover m, waiting w
     take_row              int64 [P]    row of take_values for states that may
@@ -42,6 +46,9 @@ FORMAT_VERSION = 1
 
 AXES = {
     "player/score": ["player state"],
+    "player/previous": ["player state (-1: not remembered)"],
+    "player/crosses": ["player state"],
+    "player/fall_to": ["score (units): the model's fall after the last cross"],
     "W": ["mover player state", "waiting player state"],
     "take_row": ["player state"],
     "take_values": ["take-over row of the taker", "banker's player state after the bank",
@@ -62,13 +69,15 @@ def data_dir() -> Path:
     return Path(str(resources.files("solver.data")))
 
 
-def default_path(rules: Rules, base: Rules | None = None) -> Path:
-    """``tables/GAME.h5``, or ``tables/GAME-TARGET.h5`` for another target
-    than the game's own (``base``)."""
+def default_path(rules: Rules, memory: str | None = None) -> Path:
+    """``tables/GAME.h5``; ``GAME-TARGET`` for another target than the
+    game's own, and ``-exact`` for the exact memory of a game with crosses."""
     from .rules import GAMES
-    base = base or GAMES.get(rules.name)
+    base = GAMES.get(rules.name)
     stem = rules.name if base is not None and base.target == rules.target \
         else f"{rules.name}-{rules.target}"
+    if memory == "exact" and rules.crosses:
+        stem += "-exact"
     return data_dir() / f"{stem}.h5"
 
 
@@ -93,7 +102,13 @@ def write_table(solution: Solution, path: Path, tolerance: float, residual: floa
             f.attrs["first_player_win"] = solution.first_player_win
             f.attrs["stats"] = json.dumps(solution.stats)
             f.attrs["axes"] = json.dumps(AXES)
-            f.create_dataset("player/score", data=solution.space.score)
+            space = solution.space
+            f.attrs["memory"] = space.memory
+            f.create_dataset("player/score", data=space.score)
+            f.create_dataset("player/previous", data=space.previous)
+            f.create_dataset("player/crosses", data=space.crosses)
+            if space.fall_to is not None:
+                f.create_dataset("player/fall_to", data=space.fall_to)
             f.create_dataset("W", data=solution.W, **compress)
             f.create_dataset("take_row", data=solution.take_row)
             if np.any(solution.take_row >= 0):
@@ -132,10 +147,11 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) 
         if expect is not None and rules != expect:
             raise UsageError(f"table {path} holds {rules.name} to {rules.target}, "
                              f"not {expect.name} to {expect.target}")
-        space = player_space(rules)
-        score = f["player/score"][()]
-        if not np.array_equal(score, space.score):
-            raise UsageError(f"table {path} does not match its rules (player states differ)")
+        fall_to = f["player/fall_to"][()] if "player/fall_to" in f else None
+        space = player_space(rules, str(f.attrs.get("memory", "none")), fall_to)
+        for name in ("score", "previous", "crosses"):
+            if not np.array_equal(f[f"player/{name}"][()], getattr(space, name)):
+                raise UsageError(f"table {path} does not match its rules (player states differ)")
         W = f["W"][()]
         take_row = f["take_row"][()]
         if "take_values" in f:
