@@ -9,7 +9,7 @@ in :mod:`solver.turn`. One replay per (mover, waiting) pair is cached.
 Library use::
 
     from solver.advice import Advisor
-    advisor = Advisor.for_game("cinq-mille")        # loads tables/cinq-mille.h5
+    advisor = Advisor.for_game("cinq-mille", compiled=True)   # tables/cinq-mille.h5
     advisor.bank_or_roll(me=1500, opp=2000, turn=600, dice=2)
     advisor.keep(me=1500, opp=2000, turn=0, dice=5, roll=[1, 1, 5, 3, 2])
     advisor.take_or_fresh(me=6000, opp=3000, offer=1200, offer_dice=2)
@@ -134,20 +134,29 @@ def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
 
 
 class Advisor:
-    """Exact advice from one solved game."""
+    """Exact advice from one solved game.
 
-    def __init__(self, solution: Solution):
+    ``compiled=False`` replays turns with numpy: no compilation, a few
+    milliseconds an answer, best for one question per process (the CLI).
+    ``compiled=True`` uses the numba kernel: about half a second to load it
+    once, then well under a millisecond an answer (a program that asks
+    many)."""
+
+    def __init__(self, solution: Solution, compiled: bool = False):
         self.solution = solution
         self.rules = solution.rules
         self.space = solution.space
-        self._replay = lru_cache(maxsize=64)(self._replay_uncached)
+        self.compiled = compiled
+        self._replay = lru_cache(maxsize=256)(self._replay_uncached)
 
     @classmethod
-    def for_game(cls, name: str, target: int | None = None) -> "Advisor":
+    def for_game(cls, name: str, target: int | None = None, memory: str | None = None,
+                 compiled: bool = False) -> "Advisor":
         from .rules import get_rules
         from .tables import default_path, read_table
         rules = get_rules(name, target)
-        return cls(read_table(default_path(rules), expect=rules))
+        return cls(read_table(default_path(rules, memory), expect=rules,
+                              lazy_take=not compiled), compiled)
 
     # ------------------------------------------------------------ positions
     def _players(self, me, opp) -> tuple[int, int, int | None]:
@@ -160,7 +169,7 @@ class Advisor:
         return turn_state(self.rules, score, turn, dice)
 
     def _replay_uncached(self, m: int, w: int, zero_to: int | None):
-        return replay(self.solution, m, w, zero_to=zero_to)
+        return replay(self.solution, m, w, compiled=self.compiled, zero_to=zero_to)
 
     def _position(self, **kw) -> dict:
         plain = {k: dataclasses.asdict(v) if isinstance(v, Line) else v for k, v in kw.items()}

@@ -57,7 +57,7 @@ from .rules import Rules
 from .states import PlayerSpace, player_space
 from .solution import Solution, replay
 from .turn import pad
-from .turn_kernel import turn_dp
+from .turn_kernel import turn_dp, turn_dp_one
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60
@@ -201,6 +201,10 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
     dR = np.zeros((target, dice + 1, lanes))
     A = np.zeros((a_rows, dice + 1, lanes))
     dA = np.zeros((a_rows, dice + 1, lanes))
+    R1 = np.zeros((target, dice + 1))
+    dR1 = np.zeros((target, dice + 1))
+    A1 = np.zeros((a_rows, dice + 1))
+    dA1 = np.zeros((a_rows, dice + 1))
     for i in range(k):
         succ[i] = succ_local[n0 + i]
         if use_guess and guess_m[n0 + i] >= 0:
@@ -223,6 +227,16 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
             T = target - score[m]
             row = take_row[m]
             rows = target if row >= 0 else T
+            if lanes == 1:
+                f[i0], slope[i0] = turn_dp_one(
+                    m, w, Z[i0], T, rows, exact, forced, dice, bank_next, zero_next,
+                    take_row, W, take_values, roll_first, prob, keep_first, keep_units,
+                    keep_col, R1, dR1, A1, dA1)
+                if row >= 0:
+                    for t in range(rows):
+                        for n in range(1, dice):
+                            take_values[row, w, t, n - 1] = R1[t, n]
+                continue
             turn_dp(ms, w, Z[i0:i1], T, rows, exact, forced, dice, bank_next, zero_next,
                     take_row, W, take_values, roll_first, prob, keep_first, keep_units,
                     keep_col, R, dR, A, dA, f[i0:i1], slope[i0:i1])

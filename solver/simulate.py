@@ -110,7 +110,12 @@ difference.
   replays their turn with the zero-turn value of the *true* fall,
   ``zero_to = space.find(previous, previous)`` (:func:`replay` with
   ``zero_to``), exactly as the advice does. The decision tables are then
-  cached per ``(m, w, zero_to)``.
+  cached per ``(m, w, zero_to)``. The model only has the fallen states of
+  its fall estimates (``fall_to``), where :func:`solver.advice.player_state`
+  finds no state (a fallen line elsewhere) or no look-ahead (a true fall
+  elsewhere); then the model's state at that score with no memory,
+  ``(score, -1, crosses)`` (look-ahead: ``(score, -1, 0)``), stands in for
+  the missing fallen state (:func:`_model_line`).
 
 Randomness: one splitmix64 stream seeded from ``seed`` (via
 ``numpy.random.SeedSequence``) for the whole run, A moving first in every

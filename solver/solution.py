@@ -65,7 +65,7 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
                                 rules.dice, space.bank_next, space.zero_next, solution.take_row,
                                 solution.W, solution.take_values, *keep_table(rules).packed(),
                                 pad(rules, target)))
-    from .turn_kernel import turn_dp
+    from .turn_kernel import turn_dp_one
     take_row, take_values = solution.take_row, solution.take_values
     if not isinstance(take_values, np.ndarray):
         # The kernel wants an array: the waiting player's row alone will do.
@@ -73,13 +73,12 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
         take_values = np.asarray(take_values[max(row, 0)])[None]
         take_row = np.full(space.size, -1, dtype=np.int64)
         take_row[w] = 0 if row >= 0 else -1
-    shape = (target, rules.dice + 1, 1)
-    R, dR = np.zeros(shape), np.zeros(shape)
-    A, dA = (np.zeros((pad(rules, target), rules.dice + 1, 1)) for _ in range(2))
-    turn_dp(np.array([m]), w, np.array([Z]), T, target, rules.exact_target,
-            rules.hot_dice_forced, rules.dice, space.bank_next, space.zero_next, take_row,
-            solution.W, take_values, *keep_table(rules).packed(), R, dR, A, dA,
-            np.zeros(1), np.zeros(1))
+    R, dR = np.zeros((target, rules.dice + 1)), np.zeros((target, rules.dice + 1))
+    rows = pad(rules, target)
+    A, dA = np.zeros((rows, rules.dice + 1)), np.zeros((rows, rules.dice + 1))
+    turn_dp_one(m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
+                space.bank_next, space.zero_next, take_row, solution.W, take_values,
+                *keep_table(rules).packed(), R, dR, A, dA)
     B = bank_values(m, w, Z, T, rules.hot_dice_forced, rules.dice, space.bank_next,
                     space.zero_next, solution.take_row, solution.W, solution.take_values)
-    return Z, R[..., 0], A[..., 0], B
+    return Z, R, A, B
