@@ -3,45 +3,72 @@
 It is written from ``RULES.md`` alone (it borrows only the dice engine,
 ``solver.dice.rolls`` and ``solver.dice.keeps``, which is tested against brute
 force on its own), and it shares none of the fast solver's structure: no
-player-state space, no levels, no Newton step, no dropped keeps. It is plain
-value iteration over every state until nothing moves.
+levels, no blocks, no Newton step, no dropped keeps, and its own list of
+score-sheet lines built here from the rules (not ``solver.states``). It is
+plain value iteration over every state until nothing moves.
 
-States, in units (``points // unit``), ``T = target_units``:
+A player's score-sheet line is a *label* ``(s, prev, c)`` in units
+(``points // unit``, ``T = target_units``):
 
-* turn start ``(a, b)``: mover at score ``a``, waiting player at ``b``, for
-  every ``a, b`` in ``0..T-1`` (unreachable scores included; harmless);
-* inside the mover's turn ``(a, b, t, n)``: turn total ``t`` in ``0..T-1``,
-  ``n`` dice in hand, about to roll them.
+* games without crosses: ``(s, 0, 0)``, the banked score alone;
+* dix-mille (rule 4, crosses): ``s`` the banked score, ``prev`` the score
+  before the player's last bank (0 if none), ``c`` the crosses, ``0 <= c <
+  rules.crosses``. Taken literally from RULES.md, with no merging:
 
-Unknowns: ``W[a, b]``, the mover's probability of winning at a turn start,
-and ``R[a, b, t, n]``, the mover's probability of winning when about to roll
-``n`` dice holding ``t`` (so ``W[a, b] = R[a, b, 0, dice]``; a take-over is
-the taker's ``R`` at the offered ``(t, n)``). With ``Z = 1 - W[b, a]`` (a turn
-that ends without a bank):
+      turn without a bank: (s, prev, c) -> (s, prev, c + 1)   if c + 1 < crosses
+                                        -> (prev, prev, 0)    at the third cross
+      bank of t          : (s, prev, c) -> (s + t, s, 0)
 
-    R(t, n) = sum over rolls p * (Z if the roll has no legal keep, else
-                                  max over its keeps of after(t + pts, n - used))
+  so after a fall ``prev == s`` and a further third cross changes nothing but
+  the crosses (one-level memory). The crosses of such a *fallen* line (and of
+  a line at score 0) are kept as separate labels although they cannot change
+  anything; the tests check that their values agree.
+
+A bank of ``t`` is allowed when ``s + t < T`` (reaching the target wins at
+once, see below) and the entry is met (``s > 0`` or ``t >=`` entry); with a
+last-turn rule the banked score is ``min(s + t, cap)``. The labels are those
+reached from ``(0, 0, 0)`` by these two moves (breadth-first), in a list;
+``zero_next[p]`` and ``bank_next[p, t]`` (-1: no bank) are the two moves as
+indices into it. A label may take over when its score is at least the
+take-over minimum (and above 0).
+
+States: turn start ``(p, q)``: mover on line ``p``, waiting player on
+``q``, for every pair of labels; inside the mover's turn ``(p, q, t, n)``:
+turn total ``t`` in ``0..T-1``, ``n`` dice in hand, about to roll them.
+
+Unknowns: ``W[p, q]``, the mover's probability of winning at a turn start,
+and ``R[p, q, t, n]``, the mover's probability of winning when about to roll
+``n`` dice holding ``t`` (so ``W[p, q] = R[p, q, 0, dice]``; a take-over is
+the taker's ``R`` at the offered ``(t, n)``). With ``a = s(p)`` and ``Z = 1 -
+W[q, zero_next[p]]`` (a turn that ends without a bank):
+
+    R(t, n) = sum over rolls pr * (Z if the roll has no legal keep, else
+                                   max over its keeps of after(t + pts, n - used))
     after(t, u) (u dice unset) =
         1                          an instant-win keep
         1                          a + t >= T (target "at least")
         1 if a + t == T, Z if a + t > T       (exact target)
         R(t, dice)                 hot dice (u = 0), forced
         max(bank(t, u), R(t, u if u > 0 else dice))    otherwise
-    bank(t, u) = 1 - max(W[b, s'], R[b, s', t, u] if b may take over and
-                         1 <= u <= dice - 1)   allowed if a > 0 or t >= entry
-    s' = a + t, or min(a + t, cap) when the last points must come in one turn.
+    bank(t, u) = 1 - max(W[q, p'], R[q, p', t, u] if q may take over and
+                         1 <= u <= dice - 1)   with p' = bank_next[p, t] >= 0
 
 One sweep recomputes every ``W`` and ``R`` from the previous sweep's arrays
 (Jacobi). Inside one turn the turn total only grows, so ``R`` of the turn
 being swept is computed from the highest ``t`` down and read at once; only
 what lies outside the turn (``Z``, the opponent's start values and take-over
-values) comes from the previous sweep. Sweeps stop when the largest change of
-any ``W`` or ``R`` is below ``tol``.
+values) comes from the previous sweep. Rows ``t >= T - a`` are reached only
+by taking over: they are left at 0 (never read) for a line that may not take
+over; for a taker they are an offer at or past the target, where every keep
+overshoots (or wins, in an at-least game), so they are all equal and are
+computed once, at ``t = T - a``, and copied. Sweeps start from ``W = R = 0``
+and stop when the largest change of any ``W`` or ``R`` is below ``tol``.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from fractions import Fraction
 
 import numpy as np
@@ -83,40 +110,83 @@ def roll_arrays(rules: Rules):
             np.array(pts, np.int64), np.array(used, np.int64), np.array(win, np.bool_))
 
 
-@njit(cache=True)
-def bank_allowed(a, t, entry):
-    return t > 0 and (a > 0 or t >= entry)
+# ------------------------------------------------------------ score sheets
+
+def after_zero_turn(rules: Rules, label):
+    """The line after a turn that ends without a bank (module docstring)."""
+    if not rules.crosses:
+        return label
+    s, prev, c = label
+    if c + 1 < rules.crosses:
+        return (s, prev, c + 1)
+    return (prev, prev, 0)
 
 
-@njit(cache=True)
-def bank(W, R, a, b, t, unset, dice, cap, tmin):
-    """Mover's value of banking ``t`` (short of the target) with ``unset``
-    dice not set aside."""
-    s = a + t
-    if cap >= 0 and s > cap:
-        s = cap
-    opp = W[b, s]
-    if tmin > 0 and b >= tmin and 1 <= unset <= dice - 1:
-        opp = max(opp, R[b, s, t, unset])       # the waiting player takes over if better
-    return 1.0 - opp
+def after_bank(rules: Rules, label, t: int):
+    """The line after banking ``t`` units, or None where the bank is not
+    allowed (entry not met, or ``s + t`` at or past the target)."""
+    s = label[0]
+    if s + t >= rules.target_units or (s == 0 and t < rules.entry_units):
+        return None
+    if not rules.crosses:
+        cap = rules.score_cap_units
+        return (s + t if cap is None else min(s + t, cap), 0, 0)
+    return (s + t, s, 0)
 
+
+def sheet_lines(rules: Rules):
+    """Labels reached from ``(0, 0, 0)``, and the two moves as index arrays:
+    ``(labels, zero_next, bank_next, can_take)``."""
+    T = rules.target_units
+    start = (0, 0, 0)
+    labels, seen, todo = [], {start}, deque([start])
+    while todo:
+        label = todo.popleft()
+        labels.append(label)
+        for nxt in [after_zero_turn(rules, label)] + [after_bank(rules, label, t)
+                                                      for t in range(1, T)]:
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    index = {label: i for i, label in enumerate(labels)}
+    P = len(labels)
+    zero_next = np.array([index[after_zero_turn(rules, label)] for label in labels], np.int64)
+    bank_next = -np.ones((P, T), np.int64)
+    for i, label in enumerate(labels):
+        for t in range(1, T):
+            nxt = after_bank(rules, label, t)
+            if nxt is not None:
+                bank_next[i, t] = index[nxt]
+    score = np.array([label[0] for label in labels], np.int64)
+    if rules.takeover_min is None or rules.dice < 2:
+        can_take = np.zeros(P, np.bool_)
+    else:
+        can_take = (score > 0) & (score * rules.unit >= rules.takeover_min)
+    return labels, zero_next, bank_next, can_take
+
+
+# ------------------------------------------------------------------ sweep
 
 @njit(cache=True, parallel=True)
-def sweep(W, R, W_new, R_new, T, dice, exact, entry, cap, tmin, forced,
-          roll_first, prob, keep_first, pts, used, win):
+def sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice, exact,
+          forced, roll_first, prob, keep_first, pts, used, win):
     """One Jacobi sweep: ``W_new``, ``R_new`` from ``W``, ``R``; returns the
     largest change."""
-    change = np.zeros(T)
-    for a in prange(T):
+    P = len(score)
+    change = np.zeros(P)
+    for p in prange(P):
+        a = score[p]
         # after[t, u]: the mover's value just after a keep that brings the
         # turn total to t and leaves u dice unset (u = 0: hot dice)
         after = np.empty((T + pts.max() + 1, dice))
-        for b in range(T):
-            Z = 1.0 - W[b, a]
+        for q in range(P):
+            Z = 1.0 - W[q, zero_next[p]]
             for t in range(T - a, after.shape[0]):
                 after[t, :] = Z if (exact and a + t > T) else 1.0
-            # a + t >= T is reached only by taking over; skip it for a non-taker
-            top = T - 1 if (tmin > 0 and a >= tmin) else T - a - 1
+            # a + t >= T is reached only by taking over: skip it for a non-taker;
+            # from t = T - a up every keep ends past the target, so those rows
+            # are equal and are computed once, at t = T - a, then copied
+            top = min(T - 1, T - a) if can_take[p] else T - a - 1
             for t in range(top, -1, -1):
                 for n in range(1, dice + 1):
                     value = 0.0
@@ -126,47 +196,60 @@ def sweep(W, R, W_new, R_new, T, dice, exact, entry, cap, tmin, forced,
                             v = 1.0 if win[k] else after[t + pts[k], n - used[k]]
                             best = max(best, v)
                         value += prob[r] * best
-                    R_new[a, b, t, n] = value
-                    change[a] = max(change[a], abs(value - R[a, b, t, n]))
+                    R_new[p, q, t, n] = value
+                    change[p] = max(change[p], abs(value - R[p, q, t, n]))
                 if a + t >= T:
                     continue
                 for u in range(dice):
-                    v = R_new[a, b, t, u if u > 0 else dice]
-                    if (u > 0 or not forced) and bank_allowed(a, t, entry):
-                        v = max(v, bank(W, R, a, b, t, u, dice, cap, tmin))
+                    v = R_new[p, q, t, u if u > 0 else dice]
+                    p2 = bank_next[p, t]
+                    if (u > 0 or not forced) and t > 0 and p2 >= 0:
+                        opp = W[q, p2]
+                        if can_take[q] and 1 <= u <= dice - 1:
+                            opp = max(opp, R[q, p2, t, u])   # the waiting player takes over
+                        v = max(v, 1.0 - opp)
                     after[t, u] = v
-            W_new[a, b] = R_new[a, b, 0, dice]
-            change[a] = max(change[a], abs(W_new[a, b] - W[a, b]))
+            for t in range(top + 1, T if can_take[p] else 0):
+                R_new[p, q, t, :] = R_new[p, q, top, :]
+            W_new[p, q] = R_new[p, q, 0, dice]
+            change[p] = max(change[p], abs(W_new[p, q] - W[p, q]))
     return change.max()
 
 
 class Reference:
-    """The solved game: ``W[a, b]`` and ``R[a, b, t, n]`` indexed by scores in units."""
+    """The solved game: ``W[p, q]`` and ``R[p, q, t, n]`` indexed by the
+    labels ``labels[p] = (score, previous, crosses)`` (module docstring)."""
 
-    def __init__(self, rules: Rules, W, R, sweeps, seconds):
-        self.rules, self.W, self.R, self.sweeps, self.seconds = rules, W, R, sweeps, seconds
+    def __init__(self, rules: Rules, labels, W, R, sweeps, seconds):
+        self.rules, self.labels, self.W, self.R = rules, labels, W, R
+        self.sweeps, self.seconds = sweeps, seconds
+        self.index = {label: i for i, label in enumerate(labels)}
+
+    def at(self, score: int, previous: int = 0, crosses: int = 0) -> int:
+        """Index of a label (KeyError if it is not reached from the start)."""
+        return self.index[(score, previous, crosses)]
 
     @property
     def first_player_win(self) -> float:
-        return float(self.W[0, 0])
+        start = self.at(0)
+        return float(self.W[start, start])
 
 
 def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000) -> Reference:
-    if rules.crosses:
-        raise NotImplementedError("crosses are not modelled by the reference solver")
     started = time.perf_counter()
     T, dice = rules.target_units, rules.dice
-    cap = -1 if rules.score_cap_units is None else rules.score_cap_units
-    tmin = 0 if rules.takeover_min_units is None else max(1, rules.takeover_min_units)
+    labels, zero_next, bank_next, can_take = sheet_lines(rules)
+    score = np.array([label[0] for label in labels], np.int64)
     arrays = roll_arrays(rules)
-    W, R = np.zeros((T, T)), np.zeros((T, T, T, dice + 1))
+    P = len(labels)
+    W, R = np.zeros((P, P)), np.zeros((P, P, T, dice + 1))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     for sweeps in range(1, max_sweeps + 1):
-        change = sweep(W, R, W_new, R_new, T, dice, rules.exact_target, rules.entry_units,
-                       cap, tmin, rules.hot_dice_forced, *arrays)
+        change = sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice,
+                       rules.exact_target, rules.hot_dice_forced, *arrays)
         W, W_new, R, R_new = W_new, W, R_new, R
         if change < tol:
             break
     else:
         raise RuntimeError(f"no convergence after {max_sweeps} sweeps (change {change:.3g})")
-    return Reference(rules, W, R, sweeps, time.perf_counter() - started)
+    return Reference(rules, labels, W, R, sweeps, time.perf_counter() - started)

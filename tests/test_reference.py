@@ -4,11 +4,18 @@ The reference solver is written from RULES.md alone, runs plain value
 iteration over every state until the largest change is below 1e-12, and is
 compared with ``solver.game.solve`` at every turn start of the fast solver
 (and every take-over value where the game has take-over) to 1e-9.
+
+dix-mille with crosses (rule 4, exact one-level memory) is solved by the fast
+solver on ``solver.states.memory_space``; the reference builds its own
+score-sheet lines (score, previous score, crosses) from RULES.md, keeping the
+crosses of a fallen line (previous == score, or score 0) as separate lines,
+and is compared at every crosses of those.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -16,8 +23,9 @@ import pytest
 
 from solver.game import solve
 from solver.rules import get_rules
+from solver.states import memory_space
 
-from reference_solver import reference_solve
+from reference_solver import after_bank, after_zero_turn, reference_solve
 
 TOL = 1e-9
 
@@ -36,13 +44,18 @@ CASES = {
         get_rules("quinze-mille"), takeover_min=500).with_target(2000),
     "dix-mille-nocross-1000": lambda: dataclasses.replace(
         get_rules("dix-mille"), crosses=0).with_target(1000),
+    # dix-mille as it is: crosses with the exact previous-score memory
+    "dix-mille-700": lambda: get_rules("dix-mille", 700),
+    "dix-mille-1000": lambda: get_rules("dix-mille", 1000),
 }
 TAKEOVER = [c for c in CASES if CASES[c]().has_takeover]
+CROSSES = [c for c in CASES if CASES[c]().crosses]
 
 
 @lru_cache(maxsize=None)
 def fast(case):
-    return solve(CASES[case]())
+    rules = CASES[case]()
+    return solve(rules, space=memory_space(rules) if rules.crosses else None)
 
 
 @lru_cache(maxsize=None)
@@ -50,27 +63,62 @@ def reference(case):
     return reference_solve(CASES[case]())
 
 
+def fallen(sol) -> np.ndarray:
+    """Fast-solver states whose crosses cannot matter (merged there): a
+    fallen line (previous == score) or score 0."""
+    space = sol.space
+    return (space.previous == space.score) | (space.score == 0)
+
+
+def reference_lines(sol, ref, fallen_crosses: int = 0) -> np.ndarray:
+    """The reference's line for each state of the fast solver: the same
+    (score, previous, crosses), with ``fallen_crosses`` crosses on a fallen
+    line; the score alone in a game without crosses."""
+    space = sol.space
+    if not sol.rules.crosses:
+        return np.array([ref.at(int(s)) for s in space.score])
+    lines = []
+    for s, prev, c, down in zip(space.score, space.previous, space.crosses, fallen(sol)):
+        if down:
+            assert c == 0
+            lines.append(ref.at(int(s), int(s), fallen_crosses))
+        else:
+            lines.append(ref.at(int(s), int(prev), int(c)))
+    return np.array(lines)
+
+
+def line_pairs(sol, ref):
+    """(mover lines, waiting lines) for every choice of the crosses on a
+    fallen line, mover's and waiting player's chosen apart."""
+    crosses = range(max(sol.rules.crosses, 1))
+    for cm, cw in itertools.product(crosses, crosses):
+        yield reference_lines(sol, ref, cm), reference_lines(sol, ref, cw)
+
+
 def start_error(sol, ref) -> float:
-    score = sol.space.score
-    return float(np.abs(sol.W - ref.W[np.ix_(score, score)]).max())
+    worst = 0.0
+    for mine, theirs in line_pairs(sol, ref):
+        worst = max(worst, float(np.abs(sol.W - ref.W[np.ix_(mine, theirs)]).max()))
+    return worst
 
 
 def takeover_error(sol, ref) -> float:
     """Largest difference of ``take_values`` (every t < target, n in 1..dice-1)
     from the reference's roll values R of the taker."""
     dice, target = sol.rules.dice, sol.rules.target_units
-    score = sol.space.score
     worst = 0.0
-    for m in np.flatnonzero(sol.take_row >= 0):
-        fast_values = sol.take_values[sol.take_row[m]][:, :target, :dice - 1]
-        ref_values = ref.R[score[m]][score][:, :target, 1:dice]
-        worst = max(worst, float(np.abs(fast_values - ref_values).max()))
+    for mine, theirs in line_pairs(sol, ref):
+        for m in np.flatnonzero(sol.take_row >= 0):
+            fast_values = sol.take_values[sol.take_row[m]][:, :target, :dice - 1]
+            ref_values = ref.R[mine[m]][theirs][:, :target, 1:dice]
+            worst = max(worst, float(np.abs(fast_values - ref_values).max()))
     return worst
 
 
 def test_the_takeover_cases_have_takers():
     """The two take-over games built as data really let some player take over."""
-    assert TAKEOVER == ["quinze-mille-takeover500-2000", "dix-mille-nocross-1000"]
+    assert TAKEOVER == ["quinze-mille-takeover500-2000", "dix-mille-nocross-1000",
+                        "dix-mille-700", "dix-mille-1000"]
     for case in TAKEOVER:
         assert (fast(case).take_row >= 0).any()
 
@@ -78,8 +126,9 @@ def test_the_takeover_cases_have_takers():
 @pytest.mark.parametrize("case", list(CASES))
 def test_start_values(case):
     """Expected numbers: the reference solver's W (value iteration to a change
-    below 1e-12 over all scores in [0, target)), read at the fast solver's
-    turn-start states by score; they must agree to 1e-9."""
+    below 1e-12 over every score-sheet line reached from the start), read at
+    the fast solver's turn-start states line by line (a fallen line at each of
+    its crosses, mover's and waiting player's apart); agreement to 1e-9."""
     assert start_error(fast(case), reference(case)) <= TOL
 
 
@@ -91,6 +140,65 @@ def test_takeover_values(case):
     assert takeover_error(fast(case), reference(case)) <= TOL
 
 
+@pytest.mark.parametrize("case", CROSSES)
+def test_same_score_sheet_lines(case):
+    """Expected: the reference's lines, built from RULES.md rule 4 by
+    following banks and zero turns from (0, 0, 0), are the fast solver's
+    states once the crosses of a fallen line (or of score 0) are merged; and
+    every line's next line after a zero turn and after each bank agrees."""
+    sol, ref = fast(case), reference(case)
+    ref_merged = {(s, s, 0) if prev == s else (s, prev, c) for s, prev, c in ref.labels}
+    space = sol.space
+    fast_labels = set(zip(space.score.tolist(), space.previous.tolist(),
+                          space.crosses.tolist()))
+    assert fast_labels == ref_merged
+    assert (space.score[space.previous != space.score] > 0).all()
+
+    def merged(label):
+        return None if label is None else (label[0], label[0], 0) if label[0] == label[1] else label
+
+    labels = list(zip(space.score.tolist(), space.previous.tolist(), space.crosses.tolist()))
+    for p, label in enumerate(labels):
+        assert labels[space.zero_next[p]] == merged(after_zero_turn(sol.rules, label))
+        for t in range(1, sol.rules.target_units):
+            nxt = merged(after_bank(sol.rules, label, t))
+            q = space.bank_next[p, t]
+            assert (labels[q] if q >= 0 else None) == nxt, (label, t)
+
+
+@pytest.mark.parametrize("case", CROSSES)
+def test_crosses_of_a_fallen_line_change_nothing(case):
+    """Expected: in the reference, a fallen line's value (and its roll values)
+    is the same with 0, 1 or 2 crosses, against every line: its third cross
+    leaves it where it is."""
+    ref = reference(case)
+    for (s, prev, c), p in ref.index.items():
+        if prev == s and c > 0:
+            p0 = ref.at(s, s, 0)
+            assert np.abs(ref.W[p] - ref.W[p0]).max() <= 1e-11
+            assert np.abs(ref.W[:, p] - ref.W[:, p0]).max() <= 1e-11
+            assert np.abs(ref.R[p] - ref.R[p0]).max() <= 1e-11
+
+
+def test_reference_by_hand_third_cross_falls_to_previous_score():
+    """Expected numbers by hand (RULES.md dix-mille rules 1 and 4). Target
+    700 (14 units). A mover at 650 needs exactly one 5: any roll of 5 dice
+    holding a 5 wins (keep one 5), p = 1 - (5/6)^5; every other roll is a
+    zero turn (no keep, or a keep past 700), and no bank is possible before
+    a keep. So W[mover, q] = p + (1 - p) (1 - W[q, mover after a zero turn]),
+    where after the zero turn (650, prev, c) becomes (650, prev, c + 1), and at
+    the third cross (prev, prev, 0): the previous score, crosses erased."""
+    ref = reference("dix-mille-700")
+    p = 1 - (5 / 6) ** 5
+    waiting = ref.at(9, 0, 1)              # 450, entered from 0, one cross
+    cases = [((13, 7, 0), (13, 7, 1)), ((13, 7, 1), (13, 7, 2)),
+             ((13, 7, 2), (7, 7, 0)), ((13, 12, 2), (12, 12, 0)),
+             ((13, 0, 2), (0, 0, 0))]
+    for mover, after_zero in cases:
+        expected = p + (1 - p) * (1 - ref.W[waiting, ref.at(*after_zero)])
+        assert ref.W[ref.at(*mover), waiting] == pytest.approx(expected, abs=1e-11)
+
+
 def test_reference_by_hand_fifty_short_in_an_exact_game():
     """Expected number by hand (RULES.md: any legal keep may be chosen; a keep
     past an exact target is a zero turn; five 1s win cinq-mille at once).
@@ -100,7 +208,9 @@ def test_reference_by_hand_fifty_short_in_an_exact_game():
     W[29, 26] = p + (1 - p) (1 - W[26, 29])."""
     ref = reference("cinq-mille-exact-1500")
     p = 1 - (5 / 6) ** 5 + (1 / 6) ** 5
-    assert ref.W[29, 26] == pytest.approx(p + (1 - p) * (1 - ref.W[26, 29]), abs=1e-11)
+    mover, waiting = ref.at(29), ref.at(26)
+    assert ref.W[mover, waiting] == pytest.approx(
+        p + (1 - p) * (1 - ref.W[waiting, mover]), abs=1e-11)
 
 
 def test_reference_pig_100_published_value():
