@@ -110,12 +110,7 @@ difference.
   replays their turn with the zero-turn value of the *true* fall,
   ``zero_to = space.find(previous, previous)`` (:func:`replay` with
   ``zero_to``), exactly as the advice does. The decision tables are then
-  cached per ``(m, w, zero_to)``. The model only has the fallen states of
-  its fall estimates (``fall_to``), where :func:`solver.advice.player_state`
-  finds no state (a fallen line elsewhere) or no look-ahead (a true fall
-  elsewhere); then the model's state at that score with no memory,
-  ``(score, -1, crosses)`` (look-ahead: ``(score, -1, 0)``), stands in for
-  the missing fallen state (:func:`_model_line`).
+  cached per ``(m, w, zero_to)``.
 
 Randomness: one splitmix64 stream seeded from ``seed`` (via
 ``numpy.random.SeedSequence``) for the whole run, A moving first in every
@@ -331,36 +326,12 @@ def _fixed_tables(policy: Policy, rules: Rules):
 
 # ------------------------------------------------------- the optimal policy
 
-def _model_line(rules: Rules, space, s: int, prev: int, c: int):
-    """``(state, zero_to)`` of a line in a ``model`` table that has no
-    fallen state where the line needs one (the model only keeps the fallen
-    states of its fall estimates): the model's state at that score with no
-    memory, ``(score, -1, crosses)``, stands in for a missing fallen state.
-    A fallen player on their last cross then looks ahead to ``(score, -1,
-    0)`` (one-level rule: their third cross only erases the crosses), a
-    player on their last cross who has not fallen to the true previous
-    score's state. None if the line cannot occur."""
-    index, last = space.index, c == rules.crosses - 1
-    if prev == s:
-        state = index.get((s, s, 0))
-        if state is not None:
-            return state, -1
-        state = index.get((s, -1, c))
-        return (None, -1) if state is None else (state, index[(s, -1, 0)] if last else -1)
-    state = index.get((s, -1, c))
-    if state is None or not last:
-        return state, -1
-    zero_to = index.get((prev, prev, 0), index.get((prev, -1, 0)))
-    return state, -1 if zero_to is None else zero_to
-
-
 def player_states(rules: Rules, space):
     """``(state, zero_to)`` arrays indexed ``[score, previous, crosses]``
     (units; axes 1 and 2 have length 1 in a game without crosses): the
     player state and the look-ahead state (-1: none) of every score-sheet
-    line, from :func:`solver.advice.player_state`, or :func:`_model_line`
-    where a model table lacks a fallen state that the line needs; -1 where
-    the line cannot occur in ``space``."""
+    line, from :func:`solver.advice.player_state`; -1 where the line cannot
+    occur in ``space``."""
     from .advice import Line, player_state
     rows, unit = rules.target_units, rules.unit
     if not rules.crosses:
@@ -376,13 +347,9 @@ def player_states(rules: Rules, space):
             for c in range(C):
                 try:
                     m, z = player_state(rules, space, Line(s * unit, c, prev * unit), "player")
-                    z = -1 if z is None else z
-                except (UsageError, KeyError):
-                    if space.memory != "model":
-                        continue
-                    m, z = _model_line(rules, space, s, 0 if s == 0 else prev, c)
-                    if m is None:
-                        continue
+                except UsageError:
+                    continue
+                z = -1 if z is None else z
                 state[s, prev, c] = m
                 zero_to[s, prev, c] = z
     return state, zero_to

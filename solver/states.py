@@ -23,7 +23,9 @@ a new way to fill them, not a change to the solver. Three ways exist:
   previous score is forgotten and the third cross sends the player to the
   fallen state of a fixed per-score estimate ``fall_to[s]`` of it.
 
-States are those reachable from ``(0, ., 0)`` by banks and zero turns.
+States are those reachable from ``(0, ., 0)`` by banks and zero turns (and,
+in the model, from every fallen state: a real player may have fallen to any
+score).
 """
 
 from __future__ import annotations
@@ -87,12 +89,12 @@ class PlayerSpace:
         return self.index[label]
 
 
-def _build(rules: Rules, start, zero, bank, memory: str, fall_to=None) -> PlayerSpace:
-    """Enumerate the states reachable from ``start`` through ``zero(label)``
+def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> PlayerSpace:
+    """Enumerate the states reachable from ``starts`` through ``zero(label)``
     and ``bank(label, t)`` (None: not allowed) and fill the arrays."""
     target = rules.target_units
-    labels = {start}
-    frontier = [start]
+    labels = set(starts)
+    frontier = list(starts)
     while frontier:
         label = frontier.pop()
         nexts = [zero(label)] + [bank(label, t) for t in range(1, target - label[0])]
@@ -141,7 +143,7 @@ def score_space(rules: Rules) -> PlayerSpace:
         if not _bank_allowed(rules, s, t):
             return None
         return (s + t if cap is None else min(s + t, cap), -1, 0)
-    return _build(rules, (0, -1, 0), lambda label: label, bank, "none")
+    return _build(rules, [(0, -1, 0)], lambda label: label, bank, "none")
 
 
 def memory_space(rules: Rules) -> PlayerSpace:
@@ -157,7 +159,7 @@ def memory_space(rules: Rules) -> PlayerSpace:
     def bank(label, t):
         s = label[0]
         return (s + t, s, 0) if _bank_allowed(rules, s, t) else None
-    return _build(rules, (0, 0, 0), zero, bank, "exact")
+    return _build(rules, [(0, 0, 0)], zero, bank, "exact")
 
 
 def model_space(rules: Rules, fall_to) -> PlayerSpace:
@@ -174,7 +176,10 @@ def model_space(rules: Rules, fall_to) -> PlayerSpace:
     def bank(label, t):
         s = label[0]
         return (s + t, -1, 0) if _bank_allowed(rules, s, t) else None
-    return _build(rules, (0, 0, 0), zero, bank, "model", np.asarray(fall_to, dtype=np.int64))
+    # Every fallen state, not only those the estimates lead to: a real player
+    # may have fallen to any score, and advice must be able to say so.
+    fallen = [(int(x), int(x), 0) for x in score_space(rules).score]
+    return _build(rules, fallen, zero, bank, "model", np.asarray(fall_to, dtype=np.int64))
 
 
 def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpace:

@@ -109,3 +109,49 @@ def test_take_over_refusals():
         advisor.take_or_fresh(1000, 700, 800, 5)         # more than the banker has
     with pytest.raises(UsageError):
         advisor.take_or_fresh(1000, 1500, 800, 6)        # no die would be unset
+
+
+DIX = get_rules("dix-mille", 700)
+
+
+@lru_cache(maxsize=None)
+def dix_tables():
+    from solver.memory import solve_game
+    return solve_game(DIX, "exact"), solve_game(DIX, "model"), reference_solve(DIX)
+
+
+def test_dix_mille_exact_memory_advice_equals_reference():
+    """Score-sheet lines (score, previous, crosses) of the exact table against
+    the reference solver's R and W at the same lines (target 700, units of 50)."""
+    exact, _, ref = dix_tables()
+    advisor = Advisor(exact)
+    me, opp = Line(400, crosses=2, previous=0), Line(350, crosses=1, previous=0)
+    m, w = ref.at(8, 0, 2), ref.at(7, 0, 1)
+    advice = advisor.bank_or_roll(me, opp, 100, 4)
+    assert choice(advice, "roll") == pytest.approx(ref.R[m, w, 2, 4], abs=1e-9)
+    # Banking 100 leaves 500 with previous 400 and no cross; the opponent may
+    # take over 100 with 4 dice, so they get the better of that and rolling.
+    after = ref.at(10, 8, 0)
+    opponent = max(ref.W[w, after], ref.R[w, after, 2, 4])
+    assert choice(advice, "bank") == pytest.approx(1 - opponent, abs=1e-9)
+    with pytest.raises(UsageError):                       # the previous score is needed
+        advisor.bank_or_roll(Line(400, crosses=2), opp, 100, 4)
+
+
+def test_model_looks_one_turn_ahead_with_the_true_previous_score():
+    """On the last cross, the model's answer uses the true fall; it equals
+    the model's own value exactly when the true previous score is the
+    model's estimate (no look-ahead needed)."""
+    _, model, _ = dix_tables()
+    advisor = Advisor(model)
+    space = model.space
+    s = 12                                                 # 600 points
+    estimate = int(space.fall_to[s]) * DIX.unit
+    own = model.W[space.find(s, None, 2), space.find(7, None, 0)]
+    same = advisor.bank_or_roll(Line(600, 2, estimate), Line(350), 0, 5).best.win
+    assert same == pytest.approx(own, abs=1e-12)
+    other = 350 if estimate != 350 else 0
+    moved = advisor.bank_or_roll(Line(600, 2, other), Line(350), 0, 5).best.win
+    assert abs(moved - own) > 1e-6
+    # A fallen line (previous = score) is a state of the model too.
+    assert advisor.bank_or_roll(Line(600, 0, 600), Line(350), 0, 5).best.win > 0
