@@ -2,10 +2,12 @@
 
     python scripts/bench_solve.py [GAME ...]
 
-Each game is solved in a fresh process (so that its peak resident memory is
-its own, and numba's compile cache is warm from a small solve first); prints
-a markdown table for BENCHMARKS.md. Then the speed-up over the tests' simple
-value-iteration solver on the same small targets.
+Each game is solved and its table written (tables/GAME.h5, as `farkle
+solve` does) in a fresh process, so that its peak resident memory is its
+own; numba's compile cache is warmed by a small solve first. Prints a
+markdown table for BENCHMARKS.md: solve seconds, and total seconds with the
+Bellman-residual check and the file write. Then the speed-up over the
+tests' simple value-iteration solver on the same small targets.
 """
 
 import json
@@ -20,14 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys, time
-from solver.rules import get_rules
+from solver.cli import solve_and_write
 from solver.game import solve
+from solver.rules import get_rules
 rules = get_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
 solve(get_rules("pig", 20))           # load the compiled kernels
-solution = solve(rules)
-stats = solution.stats
+started = time.perf_counter()
+solution, path, residual = solve_and_write(rules)
+total = time.perf_counter() - started
 print(json.dumps({"game": rules.name, "target": rules.target,
-                  "first_player_win": solution.first_player_win, **stats,
+                  "first_player_win": solution.first_player_win, **solution.stats,
+                  "total_seconds": total, "residual": residual, "bytes": path.stat().st_size,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -73,15 +78,17 @@ def main(games):
     games = games or [g for g in GAMES if not GAMES[g].crosses] + \
         [g for g in GAMES if GAMES[g].crosses]
     print(f"Machine: {machine()}\n")
-    print("| game | target | first player | seconds | peak MB | turn starts | "
-          "turn DPs | keep evaluations | evaluations/s | per core vs 1e9/s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| game | target | first player | solve s | with check and write s | peak MB | "
+          "table MB | turn starts | sweeps | turn DPs | keep evaluations | evaluations/s | "
+          "per core vs 1e9/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game in games:
         r = run(game)
         rate = r["keep_evaluations"] / r["seconds"]
         cores = os.cpu_count() or 1
         print(f"| {r['game']} | {r['target']} | {r['first_player_win']:.7f} | "
-              f"{r['seconds']:.1f} | {r['peak_mb']:.0f} | {r['turn_starts']:,} | "
+              f"{r['seconds']:.1f} | {r['total_seconds']:.1f} | {r['peak_mb']:.0f} | "
+              f"{r['bytes'] / 1e6:.1f} | {r['turn_starts']:,} | {r['sweeps']} | "
               f"{r['turn_dp_runs']:,} | {r['keep_evaluations']:.2e} | {rate:.2e} | "
               f"{rate / cores / 1e9:.2f} |", flush=True)
     print("\n| small target | fast solver s | simple value iteration s | speed-up |")

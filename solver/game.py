@@ -40,8 +40,9 @@ while the solve runs (only for player states that may take over).
 
 Falls (crosses) send a zero turn to a lower level, whose values are not yet
 known on the way down. Then whole top-down sweeps repeat, each starting from
-the previous sweep's values, until the largest change is below ``tol``.
-Without falls one sweep is exact.
+the previous sweep's values, until the distance to the fixed point, bounded
+from the shrinking changes (:func:`error_bound`), is below ``tol``. Without
+falls one sweep is exact.
 """
 
 from __future__ import annotations
@@ -279,6 +280,20 @@ def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, gue
 
 # ---------------------------------------------------------------- the solve
 
+def error_bound(changes: list[float]) -> float:
+    """Distance to the fixed point after sweeps whose largest changes were
+    ``changes``: for a contraction with factor ``q``, at most ``change * q /
+    (1 - q)``; ``q`` is taken as the largest ratio of the last three
+    successive changes (and the bound is the change itself until there are
+    enough of them, or where ``q`` is not clearly below 1)."""
+    if len(changes) < 4:
+        return changes[-1] if changes else np.inf
+    q = max(b / a for a, b in zip(changes[-4:-1], changes[-3:]) if a > 0)
+    if q >= 0.5:
+        return changes[-1]
+    return changes[-1] * q / (1.0 - q)
+
+
 def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None) -> Solution:
     """Solve the two-player game on ``space`` (default: the rules' own).
@@ -333,7 +348,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             break
         sweep_change = float(np.max(np.abs(W - before)))
         sweep_changes.append(sweep_change)
-        if sweep_change < tol or sweeps >= max_sweeps:
+        if error_bound(sweep_changes) < tol or sweeps >= max_sweeps:
             break
     seconds = time.perf_counter() - started
     # Work done: rows of the turn DP run for each node, times keeps per row.
@@ -344,6 +359,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         "seconds": seconds,
         "sweeps": sweeps,
         "sweep_change": sweep_change,
+        "error_bound": error_bound(sweep_changes) if has_falls else 0.0,
         "sweep_changes": sweep_changes,
         "newton_passes_mean": float(all_passes.mean() / sweeps),
         "newton_passes_max": int(passes.max()),
@@ -375,6 +391,9 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
         worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
         row = solution.take_row[m]
         if row >= 0:
-            stored = np.asarray(solution.take_values[row, w])
-            worst = max(worst, float(np.max(np.abs(R[:, 1:dice] - stored))))
+            # Offers a bank can make: t up to the banker's score (tables keep
+            # no others).
+            offers = int(solution.space.score[w]) + 1
+            stored = np.asarray(solution.take_values[row, w])[:offers]
+            worst = max(worst, float(np.max(np.abs(R[:offers, 1:dice] - stored))))
     return worst

@@ -18,6 +18,7 @@ One file per game and target. Layout (all scores in units of
     take_values           float64 [K, P, T, D-1]  (take-over games only)
                           take_values[take_row[w], m, t, n-1]: value to w of
                           taking over t units with n dice from a banker now at m
+                          (0 where t > score[m]: no bank makes that offer)
 
 ``W`` and ``take_values`` are everything an exact answer needs: any turn is
 replayed from them (:mod:`solver.advice`). The file is written under a
@@ -113,7 +114,12 @@ def write_table(solution: Solution, path: Path, tolerance: float, residual: floa
             f.create_dataset("take_row", data=solution.take_row)
             if np.any(solution.take_row >= 0):
                 values = solution.take_values
-                chunks = (1, 1) + values.shape[2:]
+                # Only offers a bank can make are ever read: t up to the
+                # banker's new score. The rest is zeroed (in place: the
+                # solution never reads it either) so that it compresses away.
+                t = np.arange(values.shape[2])
+                values[:, t[None, :] > solution.space.score[:, None]] = 0.0
+                chunks = (1, min(64, values.shape[1])) + values.shape[2:]
                 f.create_dataset("take_values", data=values, chunks=chunks, **compress)
         os.replace(partial, path)
     finally:
