@@ -58,17 +58,17 @@ def run(game, target=None):
 def speedup(game, target):
     """Fast solver against tests/reference_solver.py on one small target."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from reference_solver import solve_reference
+    from reference_solver import reference_solve
     from solver.game import solve
     from solver.rules import get_rules
     rules = get_rules(game, target)
     solve(rules)
-    solve_reference(rules)
+    reference_solve(rules)
     started = time.perf_counter()
     solve(rules)
     fast = time.perf_counter() - started
     started = time.perf_counter()
-    solve_reference(rules)
+    reference_solve(rules)
     slow = time.perf_counter() - started
     return fast, slow
 

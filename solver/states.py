@@ -91,14 +91,21 @@ class PlayerSpace:
 
 def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> PlayerSpace:
     """Enumerate the states reachable from ``starts`` through ``zero(label)``
-    and ``bank(label, t)`` (None: not allowed) and fill the arrays."""
+    and ``bank(score, t)`` (None: not allowed) and fill the arrays. A bank
+    depends on the score alone (it erases crosses and sets the previous
+    score), so each score's banks are worked out once."""
     target = rules.target_units
+    banks = {}
+
+    def banks_of(score):
+        if score not in banks:
+            banks[score] = [bank(score, t) for t in range(target - score)]
+        return banks[score]
     labels = set(starts)
     frontier = list(starts)
     while frontier:
         label = frontier.pop()
-        nexts = [zero(label)] + [bank(label, t) for t in range(1, target - label[0])]
-        for nxt in nexts:
+        for nxt in [zero(label)] + banks_of(label[0]):
             if nxt is not None and nxt not in labels:
                 labels.add(nxt)
                 frontier.append(nxt)
@@ -106,11 +113,11 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
     index = {label: i for i, label in enumerate(order)}
     P = len(order)
     bank_next = -np.ones((P, target), dtype=np.int64)
+    rows = {score: [-1 if nxt is None else index[nxt] for nxt in destinations]
+            for score, destinations in banks.items()}
     for i, label in enumerate(order):
-        for t in range(1, target - label[0]):
-            nxt = bank(label, t)
-            if nxt is not None:
-                bank_next[i, t] = index[nxt]
+        row = rows[label[0]]
+        bank_next[i, :len(row)] = row
     score = np.array([label[0] for label in order], dtype=np.int64)
     # up: same kind of state (fallen, or same previous and crosses), next score.
     kind = [("fallen" if label[1] == label[0] else label[1], label[2]) for label in order]
@@ -131,15 +138,14 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
 
 
 def _bank_allowed(rules: Rules, s: int, t: int) -> bool:
-    return (s > 0 or t >= rules.entry_units) and s + t < rules.target_units
+    return t > 0 and (s > 0 or t >= rules.entry_units) and s + t < rules.target_units
 
 
 def score_space(rules: Rules) -> PlayerSpace:
     """Player states that are banked scores alone (games without crosses)."""
     cap = rules.score_cap_units
 
-    def bank(label, t):
-        s = label[0]
+    def bank(s, t):
         if not _bank_allowed(rules, s, t):
             return None
         return (s + t if cap is None else min(s + t, cap), -1, 0)
@@ -156,8 +162,7 @@ def memory_space(rules: Rules) -> PlayerSpace:
             return (s, prev, c + 1)
         return (prev, prev, 0)
 
-    def bank(label, t):
-        s = label[0]
+    def bank(s, t):
         return (s + t, s, 0) if _bank_allowed(rules, s, t) else None
     return _build(rules, [(0, 0, 0)], zero, bank, "exact")
 
@@ -173,8 +178,7 @@ def model_space(rules: Rules, fall_to) -> PlayerSpace:
             return (s, -1, c + 1)
         return (int(fall_to[s]), int(fall_to[s]), 0)
 
-    def bank(label, t):
-        s = label[0]
+    def bank(s, t):
         return (s + t, -1, 0) if _bank_allowed(rules, s, t) else None
     # Every fallen state, not only those the estimates lead to: a real player
     # may have fallen to any score, and advice must be able to say so.
