@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, set_parallel_chunksize
 
 from .dice import keep_table
 from .rules import Rules
@@ -322,6 +322,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     sweeps = 0
     sweep_change = np.inf
     sweep_changes = []
+    # Blocks differ a lot in size: hand them to the threads one at a time.
+    chunksize = set_parallel_chunksize(1)
     while True:
         sweeps += 1
         before = W.copy() if has_falls else None
@@ -350,6 +352,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         sweep_changes.append(sweep_change)
         if error_bound(sweep_changes) < tol or sweeps >= max_sweeps:
             break
+    set_parallel_chunksize(chunksize)
     seconds = time.perf_counter() - started
     # Work done: rows of the turn DP run for each node, times keeps per row.
     T = target - space.score[blocks.node_m]
