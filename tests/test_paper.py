@@ -1,0 +1,139 @@
+"""The paper's numbers against the tables.
+
+``scripts/build_paper.py`` writes ``paper/paper.md`` and ``paper/numbers.json``
+(every number printed: key -> value and the text printed). These tests do
+not rebuild the paper: they read the committed tables in ``tables/`` (not
+``$FARKLE_TABLES``, which the test suite points at a scratch directory) and
+check that the paper says what the tables say. A committed table solved
+again, or a new one, without a rebuild of the paper fails here: rebuild it
+with ``python scripts/build_paper.py``.
+
+The big tables are not committed (``.gitignore``: each machine makes them).
+Where one exists it is checked too, but as a solve of the same game, not the
+same file: its first player's win probability to 1e-9 and as printed, not
+its solve time or size. Where it does not (CI's fresh clone), its numbers
+are not checked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.rules import GAMES
+from solver.tables import read_info, read_table
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPER = ROOT / "paper"
+TABLES = ROOT / "tables"
+REBUILD = "the paper is stale: rebuild it with python scripts/build_paper.py"
+
+
+@pytest.fixture(scope="module")
+def built():
+    numbers = json.loads((PAPER / "numbers.json").read_text())
+    return numbers["build"], numbers["numbers"], (PAPER / "paper.md").read_text()
+
+
+def present_tables() -> dict[str, Path]:
+    """The games' own tables in tables/ (game name -> file)."""
+    return {name: TABLES / f"{name}.h5" for name in GAMES
+            if (TABLES / f"{name}.h5").exists()}
+
+
+@lru_cache(maxsize=None)
+def tracked() -> set[str] | None:
+    """Games whose table git tracks (None: no git here, take them all)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "tables"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return {Path(line).stem for line in out.stdout.split() if line.endswith(".h5")}
+
+
+def committed_tables() -> dict[str, Path]:
+    names = tracked()
+    return {name: path for name, path in present_tables().items()
+            if names is None or name in names}
+
+
+def test_the_paper_was_built_from_the_committed_tables(built):
+    build, _, _ = built
+    assert not build["quick"], "a quick build is not the paper: " + REBUILD
+    assert set(committed_tables()) <= set(build["tables"]), REBUILD
+
+
+@pytest.mark.parametrize("name", sorted(present_tables()))
+def test_first_player_win_is_the_table_s(name, built):
+    _, numbers, paper = built
+    info = read_info(TABLES / f"{name}.h5")
+    printed = numbers[f"{name}/first_player_win"]
+    if name in committed_tables():
+        assert printed["value"] == info["first_player_win"], REBUILD
+    else:
+        assert printed["value"] == pytest.approx(info["first_player_win"], abs=1e-9), REBUILD
+    assert printed["text"] == f"{info['first_player_win']:.7f}"
+    assert printed["text"] in paper
+
+
+@pytest.mark.parametrize("name", sorted(committed_tables()))
+def test_cost_and_residual_are_the_table_s(name, built):
+    _, numbers, paper = built
+    info = read_info(TABLES / f"{name}.h5")
+    assert numbers[f"{name}/cost/seconds"]["value"] == info["stats"]["seconds"], REBUILD
+    assert numbers[f"{name}/cost/turn_starts"]["value"] == info["stats"]["turn_starts"]
+    assert numbers[f"{name}/cost/keep_evaluations"]["value"] == info["stats"]["keep_evaluations"]
+    assert numbers[f"{name}/cost/file_bytes"]["value"] == info["bytes"], REBUILD
+    assert numbers[f"{name}/residual"]["value"] == info["bellman_residual"]
+    for key in ("cost/turn_starts", "cost/keep_evaluations", "residual"):
+        assert numbers[f"{name}/{key}"]["text"] in paper
+
+
+def test_pig_is_the_published_value(built):
+    _, numbers, paper = built
+    if "pig" not in present_tables():
+        pytest.skip("no Pig table")
+    assert numbers["pig/published"]["text"] == "0.5305927"
+    assert numbers["pig/first_player_win"]["text"] == "0.5305927"
+    assert "0.5305927" in paper
+
+
+def test_head_start_is_the_table_s(built):
+    """The fair head start (komi) of the games without crosses, recomputed
+    from the table's start values."""
+    _, numbers, _ = built
+    for name, path in present_tables().items():
+        rules = GAMES[name]
+        if rules.crosses or f"{name}/komi/h" not in numbers:
+            continue
+        solution = read_table(path, expect=rules)
+        space, W = solution.space, solution.W
+        start = space.index_of_score(0)
+        scores = [int(s) for s in np.unique(space.score) if s > 0]
+        h = next(s for s in scores if W[start, space.index_of_score(s)] <= 0.5)
+        assert numbers[f"{name}/komi/h"]["value"] == h * rules.unit, REBUILD
+        assert numbers[f"{name}/komi/p"]["value"] == pytest.approx(
+            W[start, space.index_of_score(h)], abs=1e-9)
+
+
+def test_every_number_is_printed_in_the_paper(built):
+    _, numbers, paper = built
+    missing = [key for key, v in numbers.items() if v["text"] not in paper]
+    assert not missing, missing[:10]
+
+
+def test_the_paper_names_its_figures_and_they_exist(built):
+    _, _, paper = built
+    figures = re.findall(r"\]\((figures/[^)]+\.png)\)", paper)
+    assert figures
+    for figure in figures:
+        assert (PAPER / figure).exists(), figure
