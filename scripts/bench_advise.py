@@ -50,11 +50,13 @@ def library_seconds(game, positions=300):
 
 
 def main(games):
+    from solver.rules import get_rules
     for game in games or ["cinq-mille"]:
         process = process_seconds(game, ["--me", "1500", "--opp", "2000", "--turn", "600",
                                          "--dice", "2"])
+        dice = get_rules(game).dice
         roll = process_seconds(game, ["--me", "1500", "--opp", "2000", "--roll",
-                                      "1", "1", "5", "3", "2"])
+                                      *"1 1 5 3 2 6".split()[:dice]])
         fresh, cached = library_seconds(game)
         print(f"| {game} | {process:.3f} s | {roll:.3f} s | {1000 * fresh:.3f} ms | "
               f"{1000 * cached:.4f} ms |", flush=True)

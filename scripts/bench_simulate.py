@@ -13,20 +13,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+from machine import cpu_model
 
 
 def main(argv=None) -> int:

@@ -12,13 +12,14 @@ tests' simple value-iteration solver on the same small targets.
 
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from machine import machine  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -35,18 +36,6 @@ print(json.dumps({"game": rules.name, "target": rules.target,
                   "total_seconds": total, "residual": residual, "bytes": path.stat().st_size,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
 
 
 def run(game, target=None):

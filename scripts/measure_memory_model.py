@@ -47,16 +47,7 @@ import time
 
 import numpy as np
 
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+from machine import cpu_model
 
 
 # ------------------------------------------------------------ (b) decisions

@@ -1,0 +1,19 @@
+"""What machine a benchmark ran on, for the lines pasted into BENCHMARKS.md."""
+
+import os
+import platform
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine() -> str:
+    return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}"
