@@ -248,7 +248,14 @@ def main(argv=None) -> int:
                         help="the model table for (d) (default: tables/dix-mille.h5, "
                              "the model at 10,000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json-out", default=None, metavar="FILE",
+                        help="also write the measured numbers as JSON (the paper reads "
+                             "paper/memory_model.json)")
     args = parser.parse_args(argv)
+    numbers: dict = {}
+
+    def record(target, key, value):
+        numbers.setdefault(f"target {target}", {})[key] = float(value)
 
     import numba
 
@@ -281,6 +288,8 @@ def main(argv=None) -> int:
         rows.append((target, "(a) first-player win, model table", f"{fm:.6f}",
                      f"{model.space.size} player states, solved in {model_seconds:.1f} s"))
         rows.append((target, "(a) model - exact", f"{fm - fe:+.6f}", ""))
+        record(target, "first player win, exact", fe)
+        record(target, "first player win, model", fm)
 
         started = time.perf_counter()
         ep, mp = Policy(exact), Policy(model)
@@ -297,6 +306,7 @@ def main(argv=None) -> int:
                          f"{args.decision_games:,} games of exact self-play (paper sheet)"))
         total = sum(c[0] for c in counts.values())
         differ = sum(c[1] for c in counts.values())
+        record(target, "share of decisions that differ", differ / total)
         rows.append((target, "(b) all decisions: differing / decisions",
                      f"{differ:,} / {total:,} = {100 * differ / total:.3f}%", ""))
 
@@ -310,9 +320,13 @@ def main(argv=None) -> int:
                          f"{ref.win_rate_a:.5f} ± {ref.stderr:.5f}",
                          f"table {out['fpw']:.5f}; {ref.deep_fall_games:,} games with a "
                          f"second fall without a bank; " + note))
+            record(target, f"exact self-play, first player wins ({rule})", ref.win_rate_a)
             for seat, label in (("first", "A = model, B = exact"),
                                 ("second", "A = exact, B = model")):
                 res = out[seat]
+                record(target, f"model {seat}: paired loss ({rule})", out[seat + "_paired"])
+                record(target, f"model {seat}: paired loss, standard error ({rule})",
+                       out[seat + "_paired_se"])
                 rows.append((target, f"(c) {label}: A wins ({rule})",
                              f"{res.win_rate_a:.5f} ± {res.stderr:.5f}", note))
                 rows.append((target, f"(c) model {seat}: loss vs the table ({rule})",
@@ -327,7 +341,9 @@ def main(argv=None) -> int:
     from solver.tables import default_path, read_table
     rules = get_rules("dix-mille")
     path = args.table or default_path(rules)
-    if not os.path.exists(path):
+    if args.selfplay_games <= 0:
+        say("(d) skipped (--selfplay-games 0)")
+    elif not os.path.exists(path):
         say(f"(d) skipped: no model table at {path} (make it with: farkle solve dix-mille)")
         rows.append((10_000, "(d) model self-play on the paper sheet", "skipped",
                      f"no table at {path}"))
@@ -342,6 +358,9 @@ def main(argv=None) -> int:
                        solution=table, progress=lambda done, total: say(
                            f"  {done:,}/{total:,} games, {time.perf_counter() - started:.0f} s"))
         gap = (res.win_rate_a - table.first_player_win) / res.stderr
+        record(rules.target, "model self-play, first player wins", res.win_rate_a)
+        record(rules.target, "model self-play, standard error", res.stderr)
+        record(rules.target, "model table, first player win", table.first_player_win)
         rows.append((rules.target, "(d) model self-play on the paper sheet, A wins",
                      f"{res.win_rate_a:.5f} ± {res.stderr:.5f}",
                      f"table {table.first_player_win:.5f} ({gap:+.1f} s.e.); "
@@ -354,6 +373,10 @@ def main(argv=None) -> int:
     print("|---|---|---|---|")
     for target, quantity, value, note in rows:
         print(f"| {target:,} | {quantity} | {value} | {note} |")
+    if args.json_out:
+        import json
+        with open(args.json_out, "w") as f:
+            json.dump(numbers, f, indent=1)
     return 0
 
 

@@ -30,8 +30,11 @@ linearised system
 has one unknown successor per node (a functional graph: chains that end in
 one cycle), so it is solved exactly by following the successor pointers and
 closing each cycle with ``x = C / (1 - D)``. Repeat with ``Z_i = 1 -
-x_{s(i)}`` until the policy no longer changes (``max |x - f| <= newton_tol``):
-usually two or three DP passes per block.
+x_{s(i)}`` until the policy no longer changes (``max |x - f| <=
+NEWTON_TOL``): usually two or three DP passes per block. Nodes of a block
+whose movers share their bank destinations (they differ only in crosses or
+previous score) run one turn DP together, a lane each
+(:func:`solver.turn_kernel.turn_dp`).
 
 Take-over: a bank of ``t`` with ``n`` dice unset offers them to the waiting
 player, worth ``max(W[w, m'], R_{w,m'}(t, n))`` to them. ``R_{w,m'}`` belongs
@@ -41,8 +44,9 @@ while the solve runs (only for player states that may take over).
 Falls (crosses) send a zero turn to a lower level, whose values are not yet
 known on the way down. Then whole top-down sweeps repeat, each starting from
 the previous sweep's values, until the distance to the fixed point, bounded
-from the shrinking changes (:func:`error_bound`), is below ``tol``. Without
-falls one sweep is exact.
+from the shrinking changes (:func:`error_bound`), is below ``tol``; each
+sweep gives a block one Newton step (two in the first), since the next sweep
+corrects its inputs anyway. Without falls one sweep is exact.
 """
 
 from __future__ import annotations
