@@ -15,10 +15,10 @@ from pathlib import Path
 
 from .errors import UsageError
 
-# Estimated keep evaluations per second of the solver on this machine's two
-# cores (BENCHMARKS.md), to decide whether a missing table is solved on the
-# spot or named as a command to run.
-SOLVE_RATE = 1.0e9
+# Keep evaluations per second of the solver on the machine's two cores
+# (BENCHMARKS.md: 6e8 to 8e8), to decide whether a missing table is solved on
+# the spot or named as a command to run.
+SOLVE_RATE = 7.0e8
 ON_THE_SPOT_SECONDS = 30.0
 
 
