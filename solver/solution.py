@@ -35,15 +35,6 @@ class Solution:
         start = self.space.index_of_score(0)
         return float(self.W[start, start])
 
-    def offer_value(self, m: int, w: int, t: int, n: int) -> float:
-        """Value to the mover at a turn start with an offer of ``t`` units and
-        ``n`` dice: the better of taking over and rolling fresh."""
-        fresh = float(self.W[m, w])
-        row = self.take_row[m]
-        if row < 0 or not 1 <= n < self.rules.dice:
-            return fresh
-        return max(fresh, float(self.take_values[row, w, t, n - 1]))
-
 
 def replay(solution: Solution, m: int, w: int, compiled: bool = False,
            zero_to: int | None = None):
