@@ -570,23 +570,33 @@ def figure_win_map(figs: Figures, games: list[Game]) -> str:
                      "one quarter, one half and three quarters.")
 
 
-def figure_bank_situations(figs: Figures, game: Game) -> str:
+def figure_thresholds(figs: Figures, game: Game, situations, xlabel: str, ylabel: str,
+                      dice_counts, name: str, caption: str) -> str:
+    """One line per score situation: the smallest turn total at which a
+    decision flips, per number of dice (bank, or take over)."""
     import matplotlib.pyplot as plt
     rules = game.rules
     fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
-    for name, me, opp, rule in game.results["situations"]:
+    for label, me, opp, rule in situations:
         ns = [n for n in rule if rule[n][0] is not None]
         ax.plot(ns, [rule[n][0] * rules.unit for n in ns], "o-",
-                label=f"{name}: {_points(me)} vs {_points(opp)}")
-    ax.set_xlabel("dice in hand")
-    ax.set_ylabel("smallest turn total banked (points)")
-    ax.set_xticks(range(1, rules.dice + 1))
+                label=f"{label}: {_points(me)} vs {_points(opp)}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(dice_counts)
     ax.legend(fontsize=7)
     ax.set_title(game.label, fontsize=9)
-    return figs.save(fig, f"bank-{game.key}",
-                     f"{game.label}: the smallest turn total at which optimal play banks, "
-                     "per number of dice in hand, in a few score situations (mover vs "
-                     "opponent). Below it optimal play rolls on.")
+    return figs.save(fig, name, caption)
+
+
+def figure_bank_situations(figs: Figures, game: Game) -> str:
+    return figure_thresholds(
+        figs, game, game.results["situations"], "dice in hand",
+        "smallest turn total banked (points)", range(1, game.rules.dice + 1),
+        f"bank-{game.key}",
+        f"{game.label}: the smallest turn total at which optimal play banks, "
+        "per number of dice in hand, in a few score situations (mover vs "
+        "opponent). Below it optimal play rolls on.")
 
 
 def figure_bank_maps(figs: Figures, game: Game) -> str:
@@ -625,22 +635,12 @@ def figure_bank_maps(figs: Figures, game: Game) -> str:
 
 
 def figure_takeover(figs: Figures, game: Game) -> str:
-    import matplotlib.pyplot as plt
-    rules = game.rules
-    fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
-    for name, me, opp, rule in game.results["take"]:
-        ns = [n for n in rule if rule[n][0] is not None]
-        ax.plot(ns, [rule[n][0] * rules.unit for n in ns], "o-",
-                label=f"{name}: {_points(me)} vs {_points(opp)}")
-    ax.set_xlabel("dice offered")
-    ax.set_ylabel("smallest offer taken (points)")
-    ax.set_xticks(range(1, rules.dice))
-    ax.legend(fontsize=7)
-    ax.set_title(game.label, fontsize=9)
-    return figs.save(fig, f"takeover-{game.key}",
-                     f"{game.label}: the smallest offered turn total that optimal play takes "
-                     "over, per number of dice offered, in a few situations (taker vs the "
-                     "banker's new score).")
+    return figure_thresholds(
+        figs, game, game.results["take"], "dice offered", "smallest offer taken (points)",
+        range(1, game.rules.dice), f"takeover-{game.key}",
+        f"{game.label}: the smallest offered turn total that optimal play takes "
+        "over, per number of dice offered, in a few situations (taker vs the "
+        "banker's new score).")
 
 
 def figure_house_rules(figs: Figures, rows: list[dict]) -> str:

@@ -70,6 +70,7 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     turn_dp_one(m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
                 space.bank_next, space.zero_next, take_row, solution.W, take_values,
                 *keep_table(rules).packed(), R, dR, A, dA)
+    # The row already read above serves the bank values too (no second read).
     B = bank_values(m, w, Z, T, rules.hot_dice_forced, rules.dice, space.bank_next,
-                    space.zero_next, solution.take_row, solution.W, solution.take_values)
+                    space.zero_next, take_row, solution.W, take_values)
     return Z, R, A, B
