@@ -23,7 +23,7 @@ from machine import machine  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
-from solver.cli import solve_and_write
+from solver.solve import solve_and_write
 from solver.game import solve
 from solver.rules import get_rules
 rules = get_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)

@@ -7,7 +7,7 @@ the solved tables and the simulator.
 
 Every number in the text is formatted from a value computed here: read from
 a table in ``tables/`` (:func:`solver.tables.read_table`, ``read_info``),
-solved here (:func:`solver.memory.solve_game`: the small cinq-mille variants
+solved here (:func:`solver.solve.solve_game`: the small cinq-mille variants
 when their table is missing, and the house-rule variants), or measured with
 the simulator (:func:`solver.simulate.simulate`). Each such number goes
 through :class:`Numbers`, which also writes it to ``numbers.json`` (key ->
@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 
 from solver import __version__  # noqa: E402
 from solver.dice import FACES, keep_table, odds, rolls  # noqa: E402
-from solver.memory import solve_game  # noqa: E402
+from solver.solve import solve_game  # noqa: E402
 from solver.rules import GAMES, Rules  # noqa: E402
 from solver.simulate import simulate  # noqa: E402
 from solver.solution import Solution, replay  # noqa: E402
@@ -697,7 +697,7 @@ def main(argv=None) -> int:
     # ------------------------------------------------------------- games
     # Calibrate the solve-time estimate on this machine with a solve that
     # the house-rule comparison needs anyway.
-    from solver.cli import estimated_solve_seconds
+    from solver.solve import estimated_solve_seconds
     forced_rules = dataclasses.replace(GAMES["cinq-mille"], name="cinq-mille-forced",
                                        hot_dice_forced=True,
                                        summary="cinq-mille with hot dice forced")

@@ -10,7 +10,7 @@ written atomically; a summary line per game is printed.
 import sys
 import time
 
-from solver.cli import solve_and_write
+from solver.solve import solve_and_write
 from solver.rules import GAMES
 
 

@@ -259,7 +259,7 @@ def main(argv=None) -> int:
 
     import numba
 
-    from solver.memory import solve_game
+    from solver.solve import solve_game
     from solver.rules import get_rules
     from solver.simulate import simulate
 

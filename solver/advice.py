@@ -26,6 +26,8 @@ import numpy as np
 from .dice import counts_of, keeps
 from .errors import UsageError
 from .solution import Solution, replay
+from .states import Line, player_state
+from .turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
 
 
 @dataclass
@@ -64,59 +66,6 @@ class Advice:
         if self.note:
             out["note"] = self.note
         return out
-
-
-@dataclass(frozen=True)
-class Line:
-    """A player's line on the score sheet, in points."""
-    score: int
-    crosses: int = 0
-    previous: int | None = None
-    """The score before their last bank (equal to the score after a fall);
-    only games with crosses have it."""
-
-
-def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
-    """``(state, zero_to)`` of a score-sheet line, or a UsageError saying
-    why it cannot be. ``zero_to`` is the true state after a zero turn where
-    the model's estimate would be used instead (last cross before a fall),
-    else None."""
-    line = line if isinstance(line, Line) else Line(line)
-    score, previous, unit = line.score, line.previous, rules.unit
-    if score % unit:
-        raise UsageError(f"{who} score {score} is not a multiple of {unit}")
-    if not 0 <= score < rules.target:
-        raise UsageError(f"{who} score {score} must be at least 0 and below the "
-                         f"target {rules.target}")
-    if not rules.crosses:
-        if line.crosses or previous is not None:
-            raise UsageError(f"{rules.name} has no crosses and no previous score")
-        try:
-            return space.index_of_score(score // unit), None
-        except KeyError:
-            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
-                             f"(entry {rules.entry})") from None
-    if not 0 <= line.crosses < rules.crosses:
-        raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, not {line.crosses}")
-    last_cross = line.crosses == rules.crosses - 1
-    if previous is None and score == 0:
-        previous = 0
-    if previous is None and (space.memory == "exact" or last_cross):
-        raise UsageError(f"{who} previous score (before the last bank) is needed here")
-    if previous is not None and (previous % unit or not 0 <= previous <= score
-                                 or 0 < previous < rules.entry):
-        raise UsageError(f"{who} previous score {previous} is impossible with a score of "
-                         f"{score} (0, or from {rules.entry} up to the score)")
-    p_units = None if previous is None else previous // unit
-    try:
-        state = space.find(score // unit, p_units, line.crosses)
-    except KeyError:
-        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
-                         f"crosses cannot occur in {rules.name}") from None
-    zero_to = None
-    if space.memory == "model" and last_cross and p_units < score // unit:
-        zero_to = space.find(p_units, p_units)
-    return state, zero_to
 
 
 def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
@@ -206,16 +155,16 @@ class Advisor:
         if not options:
             return Advice([Choice("zero", Z)], note="zero roll: no die scores, the turn is lost",
                           position=position)
-        T = rules.target_units - int(self.space.score[m])
+        turn = TurnRules.of(rules)
+        score = int(self.space.score[m])
         choices = []
         for option in options:
             t2 = t + option.points // rules.unit
-            n2 = n - option.used or rules.dice
+            n2 = dice_left(turn, n, option.used)
+            result = keep_result(turn, score, t2, option.win)
             value = float(A[t2, 0 if option.win else n2])
-            if option.win or T == t2 or (T < t2 and not rules.exact_target):
-                then = "win"
-            elif T < t2:
-                then = "zero"
+            if result != CONTINUE:
+                then = "win" if result == WIN else "zero"
             else:
                 then = "bank" if B[t2, n2] >= R[t2, n2] else "roll"
             choices.append(Choice("keep", float(value), list(option.dice), then, option.points))

@@ -15,10 +15,8 @@ from pathlib import Path
 
 from .errors import UsageError
 
-# Keep evaluations per second of the solver on the machine's two cores
-# (BENCHMARKS.md: 6e8 to 8e8), to decide whether a missing table is solved on
-# the spot or named as a command to run.
-SOLVE_RATE = 7.0e8
+# A missing table that takes longer than this to make is named as a command
+# to run instead of being solved on the spot.
 ON_THE_SPOT_SECONDS = 30.0
 
 
@@ -143,35 +141,6 @@ def _progress(description: str):
     return update
 
 
-def solve_and_write(rules, out: Path | None = None, tolerance: float = 1e-12,
-                    memory: str | None = None):
-    """Solve, check the Bellman residual, write the table; returns
-    ``(solution, path, residual)``."""
-    from .game import bellman_residual
-    from .memory import solve_game
-    from .tables import default_path, write_table
-    solution = solve_game(rules, memory or "model", tol=tolerance,
-                          progress=_progress(f"solving {rules.name}"))
-    residual = bellman_residual(solution)
-    path = out or default_path(rules, memory)
-    write_table(solution, path, tolerance, residual)
-    return solution, path, residual
-
-
-def estimated_solve_seconds(rules, memory: str | None = None) -> float:
-    """A rough solve time (BENCHMARKS.md rates): turn starts x rows x keeps,
-    three DP passes per turn start, and fifteen sweeps with crosses."""
-    from .dice import keep_table
-    from .states import player_space
-    if rules.crosses and memory != "exact":
-        states = 1 + 4 * rules.target_units          # (score, crosses) and fallen
-    else:
-        states = player_space(rules, "exact").size
-    keeps_per_row = len(keep_table(rules).packed()[3])
-    sweeps = 15 if rules.crosses else 1
-    return 3 * sweeps * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
-
-
 def _memory(args, rules):
     """``--memory`` where the game has crosses; refused elsewhere."""
     memory = getattr(args, "memory", None)
@@ -226,8 +195,10 @@ def cmd_odds(args):
 def cmd_solve(args):
     rules = _rules(args)
     started = time.perf_counter()
+    from .solve import solve_and_write
     solution, path, residual = solve_and_write(rules, args.out, args.tolerance,
-                                               _memory(args, rules))
+                                               _memory(args, rules),
+                                               _progress(f"solving {rules.name}"))
     seconds = time.perf_counter() - started
     result = {"game": rules.name, "target": rules.target,
               "first_player_win": solution.first_player_win,
@@ -261,6 +232,7 @@ def _load_table(args, rules, check=None, lazy_take=True):
     """The table for ``rules``: ``--table``, else the default file, solved
     on the spot when missing and quick to make. ``check()`` runs first, so
     that bad input is refused before any solve."""
+    from .solve import estimated_solve_seconds, solve_and_write
     from .tables import default_path, read_table
     memory = _memory(args, rules)
     path = args.table or default_path(rules, memory)
@@ -273,19 +245,19 @@ def _load_table(args, rules, check=None, lazy_take=True):
             raise UsageError(f"no table at {path}; make it with: "
                              f"farkle solve {rules.name}{target}{option}")
         print(f"farkle: no table at {path}; solving it now", file=sys.stderr)
-        solve_and_write(rules, memory=memory)
+        solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"))
     return read_table(path, expect=rules, lazy_take=lazy_take)
 
 
 def _lines(args):
-    from .advice import Line
+    from .states import Line
     return (Line(args.me, args.crosses, args.previous),
             Line(args.opp, args.opp_crosses, args.opp_previous))
 
 
 def _load_advisor(args):
-    from .advice import Advisor, player_state, turn_state
-    from .states import player_space
+    from .advice import Advisor, turn_state
+    from .states import player_space, player_state
     rules = _rules(args)
 
     def check():

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -65,8 +66,17 @@ def _face_is_keepable(rules: Rules, face: int, count: int) -> bool:
 
 @lru_cache(maxsize=None)
 def keeps(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
-    """Every distinct legal keep of the roll with these face counts, most
-    points first (an instant win first of all)."""
+    """The legal keeps of the roll with these face counts: under the keep
+    rule ``any`` every distinct one, most points first (an instant win first
+    of all); under ``all`` the one keep that sets every scoring die aside
+    (an instant win, else the most dice, then the most points)."""
+    options = _every_keep(rules, counts)
+    if rules.keep_rule == "all" and options:
+        return (min(options, key=lambda k: (not k.win, -k.used, -k.points, k.dice)),)
+    return options
+
+
+def _every_keep(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
     found: dict[tuple[int, ...], Keep] = {}
     for faces, points in rules.straights:
         if all(counts[f - 1] >= 1 for f in faces) and len(faces) == len(set(faces)):
@@ -121,14 +131,9 @@ class KeepTable:
     keep_win: tuple[np.ndarray, ...]
 
     @lru_cache(maxsize=None)
-    def packed(self):
-        """Every dice count in one set of arrays, for the turn DP:
-        ``(roll_first, prob, keep_first, keep_units, keep_col)``. The rolls
-        of ``n`` dice are global rolls ``roll_first[n]`` to
-        ``roll_first[n + 1] - 1``; roll ``r`` has probability ``prob[r]`` and
-        keeps ``keep_first[r]`` to ``keep_first[r + 1] - 1``; a keep's column
-        is the dice left in hand (``D`` after hot dice), 0 for an instant win
-        (the layout of :mod:`solver.turn`)."""
+    def packed(self) -> "DiceArrays":
+        """Every dice count in one set of arrays, for the turn DP (the
+        layout of :mod:`solver.turn`)."""
         dice = len(self.roll_prob) - 1
         roll_first = np.zeros(dice + 2, dtype=np.int64)
         keep_first = [np.zeros(1, dtype=np.int64)]
@@ -139,11 +144,26 @@ class KeepTable:
             left = n - self.keep_used[n]
             cols.append(np.where(self.keep_win[n], 0, np.where(left == 0, dice, left)))
         roll_first[0] = roll_first[1]
-        return (roll_first,
-                np.concatenate(self.roll_prob[1:]),
-                np.concatenate(keep_first),
-                np.concatenate(self.keep_units[1:]).astype(np.int64),
-                np.concatenate(cols).astype(np.int64))
+        return DiceArrays(roll_first=roll_first,
+                          prob=np.concatenate(self.roll_prob[1:]),
+                          keep_first=np.concatenate(keep_first),
+                          keep_units=np.concatenate(self.keep_units[1:]).astype(np.int64),
+                          keep_col=np.concatenate(cols).astype(np.int64))
+
+
+class DiceArrays(NamedTuple):
+    """The roll classes of every dice count, as the turn DP reads them (one
+    record for the compiled kernels). The classes of ``n`` dice are
+    ``roll_first[n]`` to ``roll_first[n + 1] - 1``; class ``r`` has
+    probability ``prob[r]`` and keeps ``keep_first[r]`` to ``keep_first[r +
+    1] - 1``, each worth ``keep_units[k]`` and leaving the dice of column
+    ``keep_col[k]``: the dice left in hand, ``D`` after hot dice, 0 for an
+    instant win."""
+    roll_first: np.ndarray
+    prob: np.ndarray
+    keep_first: np.ndarray
+    keep_units: np.ndarray
+    keep_col: np.ndarray
 
 
 def distinct_outcomes(rules: Rules, counts: tuple[int, ...]) -> tuple[tuple[int, int, bool], ...]:

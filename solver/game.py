@@ -52,17 +52,21 @@ corrects its inputs anyway. Without falls one sweep is exact.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
+from .compiled_rules import renew_stamp
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
-from .solution import Solution, replay
+from .solution import Solution, Values, replay
 from .turn import pad
-from .turn_kernel import turn_dp, turn_dp_one
+from .turn_kernel import TurnWork, turn_dp, turn_dp_one
+from .turn_rules import TurnRules
+
+renew_stamp(__file__)
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60
@@ -70,8 +74,7 @@ NEWTON_MAX_PASSES = 60
 
 # ---------------------------------------------------------------- structure
 
-@dataclass(frozen=True)
-class Blocks:
+class Blocks(NamedTuple):
     """Turn starts grouped into blocks, blocks into levels (top level first),
     and inside a block into lane groups (one turn DP for several movers)."""
     node_m: np.ndarray
@@ -179,20 +182,27 @@ def solve_functional(c, d, succ, x, state, path):
             state[node] = 2
 
 
+class Newton(NamedTuple):
+    """How one sweep runs Newton's method on a block: start from the
+    guesses (first sweep), at most ``max_passes`` DP passes, ``a_rows`` rows
+    of the after-keep table."""
+    use_guess: bool
+    max_passes: int
+    a_rows: int
+
+
 @njit(cache=True)
-def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, max_passes, group_start, block_start, score,
-                target, exact, forced, dice, bank_next, zero_next, take_row, W,
-                take_values, roll_first, prob, keep_first, keep_units, keep_col,
-                a_rows):
+def solve_block(b, blocks, newton, rules, dice, moves, values):
     """Newton's method on one block (module docstring). Returns the number of
     DP passes and the last ``max |x - f|``."""
-    g0, g1 = block_start[b], block_start[b + 1]
-    n0 = group_start[g0]
-    k = group_start[g1] - n0
+    W, take_values = values
+    D = rules.dice
+    g0, g1 = blocks.block_start[b], blocks.block_start[b + 1]
+    n0 = blocks.group_start[g0]
+    k = blocks.group_start[g1] - n0
     lanes = 1
     for g in range(g0, g1):
-        lanes = max(lanes, group_start[g + 1] - group_start[g])
+        lanes = max(lanes, blocks.group_start[g + 1] - blocks.group_start[g])
     f = np.empty(k)
     slope = np.empty(k)
     Z = np.empty(k)
@@ -202,55 +212,51 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
     succ = np.empty(k, dtype=np.int64)
     state = np.empty(k, dtype=np.int64)
     path = np.empty(k, dtype=np.int64)
-    R = np.zeros((target, dice + 1, lanes))
-    dR = np.zeros((target, dice + 1, lanes))
-    A = np.zeros((a_rows, dice + 1, lanes))
-    dA = np.zeros((a_rows, dice + 1, lanes))
-    R1 = np.zeros((target, dice + 1))
-    dR1 = np.zeros((target, dice + 1))
-    A1 = np.zeros((a_rows, dice + 1))
-    dA1 = np.zeros((a_rows, dice + 1))
+    work = TurnWork(np.zeros((rules.target, D + 1, lanes)), np.zeros((rules.target, D + 1, lanes)),
+                    np.zeros((newton.a_rows, D + 1, lanes)),
+                    np.zeros((newton.a_rows, D + 1, lanes)))
+    work1 = TurnWork(np.zeros((rules.target, D + 1)), np.zeros((rules.target, D + 1)),
+                     np.zeros((newton.a_rows, D + 1)), np.zeros((newton.a_rows, D + 1)))
     for i in range(k):
-        succ[i] = succ_local[n0 + i]
-        if use_guess and guess_m[n0 + i] >= 0:
-            W[node_m[n0 + i], node_w[n0 + i]] = W[guess_m[n0 + i], guess_w[n0 + i]]
+        node = n0 + i
+        succ[i] = blocks.succ_local[node]
+        if newton.use_guess and blocks.guess_m[node] >= 0:
+            W[blocks.node_m[node], blocks.node_w[node]] = \
+                W[blocks.guess_m[node], blocks.guess_w[node]]
     change = np.inf
     passes = 0
-    while passes < max_passes:
+    while passes < newton.max_passes:
         passes += 1
         for i in range(k):
             if succ[i] >= 0:
-                Z[i] = 1.0 - W[node_m[n0 + succ[i]], node_w[n0 + succ[i]]]
+                Z[i] = 1.0 - W[blocks.node_m[n0 + succ[i]], blocks.node_w[n0 + succ[i]]]
             else:
-                Z[i] = 1.0 - W[succ_m[n0 + i], succ_w[n0 + i]]
+                Z[i] = 1.0 - W[blocks.succ_m[n0 + i], blocks.succ_w[n0 + i]]
         for g in range(g0, g1):
-            i0 = group_start[g] - n0
-            i1 = group_start[g + 1] - n0
-            ms = node_m[n0 + i0:n0 + i1]
+            i0 = blocks.group_start[g] - n0
+            i1 = blocks.group_start[g + 1] - n0
+            ms = blocks.node_m[n0 + i0:n0 + i1]
             m = ms[0]
-            w = node_w[n0 + i0]
-            T = target - score[m]
-            row = take_row[m]
-            rows = target if row >= 0 else T
+            w = blocks.node_w[n0 + i0]
+            row = moves.take_row[m]
+            # A taker's roll values are kept for every offer a bank can make.
+            rows = rules.target if row >= 0 else rules.target - moves.score[m]
             if lanes == 1:
-                f[i0], slope[i0] = turn_dp_one(
-                    m, w, Z[i0], T, rows, exact, forced, dice, bank_next, zero_next,
-                    take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-                    keep_col, R1, dR1, A1, dA1)
+                f[i0], slope[i0] = turn_dp_one(rules, dice, moves, values, m, w, Z[i0], rows,
+                                               work1)
                 if row >= 0:
                     for t in range(rows):
-                        for n in range(1, dice):
-                            take_values[row, w, t, n - 1] = R1[t, n]
+                        for n in range(1, D):
+                            take_values[row, w, t, n - 1] = work1.R[t, n]
                 continue
-            turn_dp(ms, w, Z[i0:i1], T, rows, exact, forced, dice, bank_next, zero_next,
-                    take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-                    keep_col, R, dR, A, dA, f[i0:i1], slope[i0:i1])
+            turn_dp(rules, dice, moves, values, ms, w, Z[i0:i1], rows, work,
+                    f[i0:i1], slope[i0:i1])
             if row >= 0:
                 for lane in range(i1 - i0):
-                    lane_row = take_row[ms[lane]]
+                    lane_row = moves.take_row[ms[lane]]
                     for t in range(rows):
-                        for n in range(1, dice):
-                            take_values[lane_row, w, t, n - 1] = R[t, n, lane]
+                        for n in range(1, D):
+                            take_values[lane_row, w, t, n - 1] = work.R[t, n, lane]
         for i in range(k):
             if succ[i] >= 0:
                 c[i] = f[i] + slope[i] * (1.0 - Z[i])
@@ -262,24 +268,16 @@ def solve_block(b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
         change = 0.0
         for i in range(k):
             change = max(change, abs(x[i] - f[i]))
-            W[node_m[n0 + i], node_w[n0 + i]] = x[i]
+            W[blocks.node_m[n0 + i], blocks.node_w[n0 + i]] = x[i]
         if change <= NEWTON_TOL:
             break
     return passes, change
 
 
 @njit(cache=True, parallel=True)
-def solve_level(b0, b1, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w,
-                use_guess, max_passes, group_start, block_start, score,
-                target, exact, forced, dice, bank_next, zero_next, take_row, W,
-                take_values, roll_first, prob, keep_first, keep_units, keep_col,
-                a_rows, passes, changes):
+def solve_level(b0, b1, blocks, newton, rules, dice, moves, values, passes, changes):
     for b in prange(b0, b1):
-        passes[b], changes[b] = solve_block(
-            b, node_m, node_w, succ_local, succ_m, succ_w, guess_m, guess_w, use_guess,
-            max_passes, group_start, block_start, score, target,
-            exact, forced, dice, bank_next, zero_next, take_row, W, take_values,
-            roll_first, prob, keep_first, keep_units, keep_col, a_rows)
+        passes[b], changes[b] = solve_block(b, blocks, newton, rules, dice, moves, values)
 
 
 # ---------------------------------------------------------------- the solve
@@ -310,14 +308,15 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     P = space.size
     target = rules.target_units
     dice_arrays = keep_table(rules).packed()
-
-    take_row = -np.ones(P, dtype=np.int64)
-    takers = np.flatnonzero(space.can_take)
-    take_row[takers] = np.arange(len(takers))
-    take_values = np.zeros((max(len(takers), 1), P if len(takers) else 1,
-                            target if len(takers) else 1, max(rules.dice - 1, 1)))
+    turn = TurnRules.of(rules)
+    moves = space.moves()
+    take_row = moves.take_row
+    takers = int(np.sum(take_row >= 0))
+    take_values = np.zeros((max(takers, 1), P if takers else 1, target if takers else 1,
+                            max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
+    values = Values(W, take_values)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
@@ -338,13 +337,10 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         passes_this_sweep = NEWTON_MAX_PASSES if not has_falls else (2 if sweeps == 1 else 1)
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
-            solve_level(b0, b1, blocks.node_m, blocks.node_w, blocks.succ_local,
-                        blocks.succ_m, blocks.succ_w, blocks.guess_m, blocks.guess_w,
-                        sweeps == 1 and initial is None, passes_this_sweep,
-                        blocks.group_start, blocks.block_start, space.score,
-                        target, rules.exact_target, rules.hot_dice_forced, rules.dice,
-                        space.bank_next, space.zero_next, take_row, W, take_values,
-                        *dice_arrays, pad(rules, target), passes, changes)
+            newton = Newton(sweeps == 1 and initial is None, passes_this_sweep,
+                            pad(rules, target))
+            solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values,
+                        passes, changes)
             if progress is not None:
                 progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * P * P,
                          P * P * (sweeps + 1 if has_falls else 1))
@@ -373,7 +369,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         "newton_change_max": float(changes.max()),
         "turn_starts": P * P,
         "turn_dp_runs": int(node_passes.sum()),
-        "keep_evaluations": int(node_passes @ rows) * len(dice_arrays[3]),
+        "keep_evaluations": int(node_passes @ rows) * len(dice_arrays.keep_units),
     }
     return Solution(rules, space, W, take_row, take_values, stats)
 

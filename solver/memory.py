@@ -35,15 +35,12 @@ true previous score (:mod:`solver.advice`).
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from .dice import keep_table
-from .errors import UsageError
 from .rules import Rules
 from .solution import Solution, replay
-from .states import player_space
+from .turn_rules import CONTINUE, TurnRules, keep_result, may_bank
 
 MEMORIES = ("exact", "model")
 
@@ -54,31 +51,32 @@ def bank_distribution(solution: Solution, m: int, w: int) -> np.ndarray:
     mass at (turn total, dice in hand) flowing through each roll class to
     its best keep, then to a bank or the next roll."""
     rules = solution.rules
-    dice = rules.dice
-    roll_first, prob, keep_first, keep_units, keep_col = keep_table(rules).packed()
+    turn = TurnRules.of(rules)
+    dice = keep_table(rules).packed()
     _, R, A, B = replay(solution, m, w)
-    T = rules.target_units - int(solution.space.score[m])
-    to_roll = np.zeros((T + 1, dice + 1))
-    to_roll[0, dice] = 1.0
+    score = int(solution.space.score[m])
+    T = rules.target_units - score
+    to_roll = np.zeros((T + 1, rules.dice + 1))
+    to_roll[0, rules.dice] = 1.0
     banked = np.zeros(T + 1)
     for t in range(T):
-        for n in range(1, dice + 1):
+        for n in range(1, rules.dice + 1):
             mass = to_roll[t, n]
             if mass == 0.0:
                 continue
-            for r in range(roll_first[n], roll_first[n + 1]):
-                k0, k1 = keep_first[r], keep_first[r + 1]
+            for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
+                k0, k1 = dice.keep_first[r], dice.keep_first[r + 1]
                 if k0 == k1:
                     continue
-                values = A[t + keep_units[k0:k1], keep_col[k0:k1]]
+                values = A[t + dice.keep_units[k0:k1], dice.keep_col[k0:k1]]
                 k = k0 + int(np.argmax(values))
-                t2, col = t + keep_units[k], keep_col[k]
-                if col == 0 or t2 >= T:
+                t2, col = t + int(dice.keep_units[k]), int(dice.keep_col[k])
+                if keep_result(turn, score, t2, col == 0) != CONTINUE:
                     continue
-                if B[t2, col] >= R[t2, col]:
-                    banked[t2] += mass * prob[r]
+                if may_bank(turn, score, t2, col) and B[t2, col] >= R[t2, col]:
+                    banked[t2] += mass * dice.prob[r]
                 else:
-                    to_roll[t2, col] += mass * prob[r]
+                    to_roll[t2, col] += mass * dice.prob[r]
     return banked
 
 
@@ -100,22 +98,3 @@ def estimate_fall_to(rules: Rules, crossless: Solution) -> np.ndarray:
         candidates = scores[allowed]
         fall_to[s] = candidates[np.argmin(np.abs(candidates - mean))]
     return fall_to
-
-
-def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 1e-12):
-    """Solve any game: without crosses directly; with crosses, the exact
-    memory or the model (module docstring)."""
-    from .game import solve
-    if not rules.crosses:
-        return solve(rules, tol=tol, progress=progress)
-    if memory not in MEMORIES:
-        raise UsageError(f"unknown memory {memory!r}: use {' or '.join(MEMORIES)}")
-    crossless_rules = dataclasses.replace(rules, crosses=0)
-    if memory == "exact":
-        return solve(rules, space=player_space(rules, "exact"), tol=tol, progress=progress)
-    crossless = solve(crossless_rules, tol=tol)
-    fall_to = estimate_fall_to(rules, crossless)
-    space = player_space(rules, "model", fall_to)
-    at_score = np.searchsorted(crossless.space.score, space.score)
-    initial = crossless.W[np.ix_(at_score, at_score)]
-    return solve(rules, space=space, tol=tol, progress=progress, initial=initial)

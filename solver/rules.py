@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
+KEEP_RULES = ("any", "all")
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -49,6 +51,10 @@ class Rules:
     last_turn_points: int = 0
     """When positive, a bank that does not reach the target leaves at most
     ``target - last_turn_points``: the last points must come in one turn."""
+    keep_rule: str = "any"
+    """Which keeps a roll allows: ``any`` non-empty set of scoring dice, or
+    ``all`` of them (the roll's keep with the most dice, then the most
+    points); under ``all`` the player chooses only to bank or roll."""
 
     # ----------------------------------------------------------------- units
     @property
@@ -105,6 +111,9 @@ class Rules:
         for values in self.scoring:
             if any(v % self.unit for v in values):
                 raise UsageError(f"{self.name}: a score is not a multiple of the unit")
+        if self.keep_rule not in KEEP_RULES:
+            raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
+                             f"not {self.keep_rule!r}")
 
     # --------------------------------------------------------------- output
     def to_json(self) -> str:
@@ -119,19 +128,9 @@ class Rules:
         return cls(**data)
 
     def describe(self) -> dict:
-        """A short, JSON-ready description for ``farkle variants``."""
-        return {
-            "name": self.name,
-            "dice": self.dice,
-            "target": self.target,
-            "exact_target": self.exact_target,
-            "entry": self.entry,
-            "hot_dice_forced": self.hot_dice_forced,
-            "crosses": self.crosses,
-            "takeover_min": self.takeover_min,
-            "last_turn_points": self.last_turn_points,
-            "summary": self.summary,
-        }
+        """Every field, JSON-ready (``farkle variants --json``): the keys a
+        house-rules file uses."""
+        return json.loads(self.to_json())
 
 
 def _scoring(ones, fives, others_of_face) -> tuple[tuple[int, ...], ...]:
@@ -148,26 +147,35 @@ def _scoring(ones, fives, others_of_face) -> tuple[tuple[int, ...], ...]:
 
 DIX_MILLE = Rules(
     name="dix-mille",
-    summary="5 dice, exactly 10,000, entry 350, hot dice forced, three crosses "
-            "fall back a bank, take-over of the previous turn once entered",
+    summary="5 dice, exactly 10,000, entry 350, every scoring die set aside, hot "
+            "dice forced, three crosses fall back a bank, take-over once entered",
     dice=5, unit=50, target=10_000, exact_target=True, entry=350,
     scoring=_scoring((100, 200, 1000, 5000, 5000), (50, 100, 500, 5000, 5000),
                      lambda f: (0, 0, 100 * f, 1000 * f, 1000 * f)),
     straights=(((1, 2, 3, 4, 5), 1500), ((2, 3, 4, 5, 6), 1500)),
-    hot_dice_forced=True, crosses=3, takeover_min=50,
+    hot_dice_forced=True, crosses=3, takeover_min=350, keep_rule="all",
 )
 
 QUINZE_MILLE = Rules(
     name="quinze-mille",
-    summary="6 dice, exactly 15,000, entry 500, hot dice forced, take-over "
-            "from 5,000",
+    summary="6 dice, exactly 15,000, entry 500, every scoring die set aside, "
+            "hot dice forced, take-over from 5,000",
     dice=6, unit=50, target=15_000, exact_target=True, entry=500,
     scoring=_scoring((100, 200, 1000, 2000, 4000, 8000),
                      (50, 100, 500, 1000, 2000, 4000),
                      lambda f: (0, 0, 100 * f, 200 * f, 400 * f, 800 * f)),
     straights=(((1, 2, 3, 4, 5, 6), 3000),),
-    hot_dice_forced=True, takeover_min=5000,
+    hot_dice_forced=True, takeover_min=5000, keep_rule="all",
 )
+
+# The two games as many tables play them: any scoring dice may be kept.
+DIX_MILLE_FREE_KEEP = dataclasses.replace(
+    DIX_MILLE, name="dix-mille-free-keep", keep_rule="any",
+    summary="dix-mille where the player chooses which scoring dice to keep")
+
+QUINZE_MILLE_FREE_KEEP = dataclasses.replace(
+    QUINZE_MILLE, name="quinze-mille-free-keep", keep_rule="any",
+    summary="quinze-mille where the player chooses which scoring dice to keep")
 
 CINQ_MILLE = Rules(
     name="cinq-mille",
@@ -202,8 +210,8 @@ PIG = Rules(
 )
 
 GAMES: dict[str, Rules] = {r.name: r for r in (
-    DIX_MILLE, QUINZE_MILLE, CINQ_MILLE, CINQ_MILLE_EXACT,
-    CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG)}
+    DIX_MILLE, QUINZE_MILLE, DIX_MILLE_FREE_KEEP, QUINZE_MILLE_FREE_KEEP, CINQ_MILLE,
+    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG)}
 
 
 def get_rules(name: str, target: int | None = None) -> Rules:

@@ -87,9 +87,9 @@ says take an offer of ``t`` units with ``n`` dice.
 Optimal play with crosses (dix-mille)
 -------------------------------------
 A table's player state comes from the paper sheet as a
-:class:`solver.advice.Line`: score = the last entry, previous = the entry
+:class:`solver.states.Line`: score = the last entry, previous = the entry
 before it (0 if none), crosses = the current crosses, mapped by
-:func:`solver.advice.player_state` (built once per table into an array
+:func:`solver.states.player_state` (built once per table into an array
 ``[score, previous, crosses] -> (state, zero_to)`` that the compiled loop
 reads). The sheet is the whole paper sheet (a fall strikes one entry off,
 and six crosses in a row go back two banks), but the tables use the
@@ -330,9 +330,9 @@ def player_states(rules: Rules, space):
     """``(state, zero_to)`` arrays indexed ``[score, previous, crosses]``
     (units; axes 1 and 2 have length 1 in a game without crosses): the
     player state and the look-ahead state (-1: none) of every score-sheet
-    line, from :func:`solver.advice.player_state`; -1 where the line cannot
+    line, from :func:`solver.states.player_state`; -1 where the line cannot
     occur in ``space``."""
-    from .advice import Line, player_state
+    from .states import Line, player_state
     rows, unit = rules.target_units, rules.unit
     if not rules.crosses:
         state = -np.ones((rows, 1, 1), dtype=np.int64)
@@ -428,7 +428,7 @@ class _OptimalCache:
 def optimal_tables(solution, m: int, w: int, zero_to: int | None = None):
     """The ``optimal`` policy's tables at the turn start of mover ``m``
     against ``w`` (player states; ``zero_to``: the look-ahead state of a
-    model table, as :func:`solver.advice.player_state` gives it), for
+    model table, as :func:`solver.states.player_state` gives it), for
     inspection and tests: ``(value, bank, take, Z)``, indexed ``[t, n]``
     (turn total in units, dice)."""
     store = _Store(solution.rules, 3)

@@ -7,6 +7,7 @@ this, not the solver.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,6 +15,15 @@ from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace
 from .turn import bank_values, pad, turn_values
+from .turn_rules import TurnRules
+
+
+class Values(NamedTuple):
+    """What the turn DP reads of the solved game (one record for the
+    compiled kernels): start values ``W[m, w]`` and take-over values
+    ``take_values[take_row[w], m, t, n - 1]``."""
+    W: np.ndarray
+    take_values: np.ndarray
 
 
 @dataclass
@@ -48,29 +58,24 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     replaces the mover's state after a zero turn (the true fall of a
     player whose previous score the model forgets)."""
     rules, space = solution.rules, solution.space
+    turn = TurnRules.of(rules)
     target = rules.target_units
     Z = 1.0 - float(solution.W[w, space.zero_next[m] if zero_to is None else zero_to])
-    T = target - int(space.score[m])
+    moves = space.moves(solution.take_row)
+    values = Values(solution.W, solution.take_values)
+    dice = keep_table(rules).packed()
     if not compiled:
-        return (Z, *turn_values(m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced,
-                                rules.dice, space.bank_next, space.zero_next, solution.take_row,
-                                solution.W, solution.take_values, *keep_table(rules).packed(),
-                                pad(rules, target)))
-    from .turn_kernel import turn_dp_one
-    take_row, take_values = solution.take_row, solution.take_values
-    if not isinstance(take_values, np.ndarray):
+        return (Z, *turn_values(turn, dice, moves, values, m, w, Z, target, pad(rules, target)))
+    from .turn_kernel import TurnWork, turn_dp_one
+    if not isinstance(solution.take_values, np.ndarray):
         # The kernel wants an array: the waiting player's row alone will do.
-        row = take_row[w]
-        take_values = np.asarray(take_values[max(row, 0)])[None]
+        row = solution.take_row[w]
         take_row = np.full(space.size, -1, dtype=np.int64)
         take_row[w] = 0 if row >= 0 else -1
-    R, dR = np.zeros((target, rules.dice + 1)), np.zeros((target, rules.dice + 1))
-    rows = pad(rules, target)
-    A, dA = np.zeros((rows, rules.dice + 1)), np.zeros((rows, rules.dice + 1))
-    turn_dp_one(m, w, Z, T, target, rules.exact_target, rules.hot_dice_forced, rules.dice,
-                space.bank_next, space.zero_next, take_row, solution.W, take_values,
-                *keep_table(rules).packed(), R, dR, A, dA)
+        moves = moves._replace(take_row=take_row)
+        values = values._replace(take_values=np.asarray(solution.take_values[max(row, 0)])[None])
+    work = TurnWork.empty(target, pad(rules, target), rules.dice)
+    turn_dp_one(turn, dice, moves, values, m, w, Z, target, work)
     # The row already read above serves the bank values too (no second read).
-    B = bank_values(m, w, Z, T, rules.hot_dice_forced, rules.dice, space.bank_next,
-                    space.zero_next, take_row, solution.W, take_values)
-    return Z, R, A, B
+    B = bank_values(turn, moves, values, m, w, Z)
+    return Z, work.R, work.A, B

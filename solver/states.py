@@ -31,11 +31,25 @@ score).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
+from . import turn_rules
 from .errors import UsageError
 from .rules import Rules
+from .turn_rules import TurnRules
+
+
+class Moves(NamedTuple):
+    """Where a turn leads, per player state (one record for the compiled
+    kernels): ``score``, ``bank_next``, ``zero_next`` of a
+    :class:`PlayerSpace`, and ``take_row``, the row of the take-over values
+    of each state that may take over (-1: none)."""
+    score: np.ndarray
+    bank_next: np.ndarray
+    zero_next: np.ndarray
+    take_row: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,18 @@ class PlayerSpace:
     @property
     def size(self) -> int:
         return len(self.score)
+
+    def take_rows(self) -> np.ndarray:
+        """Row of each state in the take-over values: takers in order, -1
+        for the others."""
+        take_row = -np.ones(self.size, dtype=np.int64)
+        takers = np.flatnonzero(self.can_take)
+        take_row[takers] = np.arange(len(takers))
+        return take_row
+
+    def moves(self, take_row: np.ndarray | None = None) -> Moves:
+        return Moves(self.score, self.bank_next, self.zero_next,
+                     self.take_rows() if take_row is None else take_row)
 
     def index_of_score(self, units: int) -> int:
         """The state of a score in a space without crosses, or the start
@@ -126,8 +152,8 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
     for i in range(P - 1, -1, -1):
         up[i] = last_of_kind.get(kind[i], -1)
         last_of_kind[kind[i]] = i
-    takeover = rules.takeover_min_units
-    can_take = score >= takeover if rules.has_takeover else np.zeros(P, dtype=np.bool_)
+    turn = TurnRules.of(rules)
+    can_take = np.array([turn_rules.may_take_over(turn, int(x)) for x in score], dtype=np.bool_)
     return PlayerSpace(
         score=score,
         previous=np.array([label[1] for label in order], dtype=np.int64),
@@ -137,49 +163,44 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
         index=index)
 
 
-def _bank_allowed(rules: Rules, s: int, t: int) -> bool:
-    return t > 0 and (s > 0 or t >= rules.entry_units) and s + t < rules.target_units
-
-
 def score_space(rules: Rules) -> PlayerSpace:
     """Player states that are banked scores alone (games without crosses)."""
-    cap = rules.score_cap_units
+    turn = TurnRules.of(rules)
 
     def bank(s, t):
-        if not _bank_allowed(rules, s, t):
+        if not turn_rules.may_bank_total(turn, s, t):
             return None
-        return (s + t if cap is None else min(s + t, cap), -1, 0)
+        return (turn_rules.banked_score(turn, s, t), -1, 0)
     return _build(rules, [(0, -1, 0)], lambda label: label, bank, "none")
 
 
 def memory_space(rules: Rules) -> PlayerSpace:
     """dix-mille rule 4 exactly: (score, previous score, crosses)."""
-    def zero(label):
-        s, prev, c = label
-        if prev == s:                       # fallen, or at 0: nothing to lose
-            return label
-        if c + 1 < rules.crosses:
-            return (s, prev, c + 1)
-        return (prev, prev, 0)
+    turn = TurnRules.of(rules)
 
     def bank(s, t):
-        return (s + t, s, 0) if _bank_allowed(rules, s, t) else None
-    return _build(rules, [(0, 0, 0)], zero, bank, "exact")
+        return turn_rules.after_bank(turn, s, t) if turn_rules.may_bank_total(turn, s, t) \
+            else None
+    return _build(rules, [(0, 0, 0)], lambda label: turn_rules.after_zero_turn(turn, *label),
+                  bank, "exact")
 
 
 def model_space(rules: Rules, fall_to) -> PlayerSpace:
     """Crosses kept, previous score forgotten: the third cross at score ``s``
     falls to the fallen state of ``fall_to[s]`` (units)."""
+    turn = TurnRules.of(rules)
+
     def zero(label):
         s, prev, c = label
-        if prev == s:
+        if prev == s:                       # fallen: nothing to lose
             return label
-        if c + 1 < rules.crosses:
-            return (s, -1, c + 1)
-        return (int(fall_to[s]), int(fall_to[s]), 0)
+        c, falls = turn_rules.add_cross(turn, c)
+        return (int(fall_to[s]), int(fall_to[s]), 0) if falls else (s, -1, c)
 
     def bank(s, t):
-        return (s + t, -1, 0) if _bank_allowed(rules, s, t) else None
+        if not turn_rules.may_bank_total(turn, s, t):
+            return None
+        return (turn_rules.banked_score(turn, s, t), -1, 0)
     # Every fallen state, not only those the estimates lead to: a real player
     # may have fallen to any score, and advice must be able to say so.
     fallen = [(int(x), int(x), 0) for x in score_space(rules).score]
@@ -198,3 +219,58 @@ def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpa
             raise UsageError("the crosses model needs its fall estimates (fall_to)")
         return model_space(rules, fall_to)
     raise UsageError(f"unknown memory {memory!r}: use exact or model")
+
+
+# ------------------------------------------------- score-sheet lines
+
+@dataclass(frozen=True)
+class Line:
+    """A player's line on the score sheet, in points."""
+    score: int
+    crosses: int = 0
+    previous: int | None = None
+    """The score before their last bank (equal to the score after a fall);
+    only games with crosses have it."""
+
+
+def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
+    """``(state, zero_to)`` of a score-sheet line, or a UsageError saying
+    why it cannot be. ``zero_to`` is the true state after a zero turn where
+    the model's estimate would be used instead (last cross before a fall),
+    else None."""
+    line = line if isinstance(line, Line) else Line(line)
+    score, previous, unit = line.score, line.previous, rules.unit
+    if score % unit:
+        raise UsageError(f"{who} score {score} is not a multiple of {unit}")
+    if not 0 <= score < rules.target:
+        raise UsageError(f"{who} score {score} must be at least 0 and below the "
+                         f"target {rules.target}")
+    if not rules.crosses:
+        if line.crosses or previous is not None:
+            raise UsageError(f"{rules.name} has no crosses and no previous score")
+        try:
+            return space.index_of_score(score // unit), None
+        except KeyError:
+            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
+                             f"(entry {rules.entry})") from None
+    if not 0 <= line.crosses < rules.crosses:
+        raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, not {line.crosses}")
+    last_cross = line.crosses == rules.crosses - 1
+    if previous is None and score == 0:
+        previous = 0
+    if previous is None and (space.memory == "exact" or last_cross):
+        raise UsageError(f"{who} previous score (before the last bank) is needed here")
+    if previous is not None and (previous % unit or not 0 <= previous <= score
+                                 or 0 < previous < rules.entry):
+        raise UsageError(f"{who} previous score {previous} is impossible with a score of "
+                         f"{score} (0, or from {rules.entry} up to the score)")
+    p_units = None if previous is None else previous // unit
+    try:
+        state = space.find(score // unit, p_units, line.crosses)
+    except KeyError:
+        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
+                         f"crosses cannot occur in {rules.name}") from None
+    zero_to = None
+    if space.memory == "model" and last_cross and p_units < score // unit:
+        zero_to = space.find(p_units, p_units)
+    return state, zero_to

@@ -48,34 +48,42 @@ from __future__ import annotations
 
 import numpy as np
 
+from .turn_rules import OVERSHOOT, keep_result, may_bank, offer
+
 
 def pad(rules, rows: int) -> int:
     """Rows of ``A`` for turn totals below ``rows``: room for the biggest keep."""
     from .dice import keep_table
-    return rows + int(keep_table(rules).packed()[3].max()) + 1
+    return rows + int(keep_table(rules).packed().keep_units.max()) + 1
 
 
-def bank_values(m, w, Z, T, forced, dice, bank_next, zero_next, take_row, W, take_values):
+def bank_values(rules, moves, values, m, w, Z):
     """``B[t, n]`` for ``t < T``: the value of banking ``t`` with ``n`` dice
-    unset (module docstring), ``-inf`` where the rules forbid the bank."""
-    B = np.full((T, dice + 1), -np.inf)
-    ts = np.flatnonzero(bank_next[m, :T] >= 0)
-    ts = ts[ts > 0]
-    m2 = bank_next[m, ts]
-    offered = np.repeat(W[w, m2][:, None], dice, axis=1)
-    if take_row[w] >= 0 and dice > 1:
-        taken = np.asarray(take_values[take_row[w]])[m2, ts]
-        offered[:, :-1] = np.maximum(offered[:, :-1], taken)
-    B[ts, 1:] = 1.0 - offered
-    B[ts[m2 == zero_next[m]], 1:] = Z
-    if forced:
-        B[:, dice] = -np.inf
+    unset (module docstring), ``-inf`` where the rules forbid the bank.
+    ``rules`` is a :class:`solver.turn_rules.TurnRules` record, ``moves``
+    and ``values`` the records of :mod:`solver.turn_kernel`."""
+    D = rules.dice
+    score = int(moves.score[m])
+    T = rules.target - score
+    allowed = np.array([[may_bank(rules, score, t, n) for n in range(D + 1)]
+                        for t in range(T)], dtype=bool).reshape(T, D + 1)
+    B = np.full((T, D + 1), -np.inf)
+    ts = np.flatnonzero(allowed.any(axis=1))
+    m2 = moves.bank_next[m, ts]
+    waiting = np.repeat(values.W[w, m2][:, None], D + 1, axis=1)
+    offers = np.array([offer(rules, n) for n in range(D + 1)])
+    row = moves.take_row[w]
+    if row >= 0 and offers.any():
+        cols = np.flatnonzero(offers)
+        taken = np.asarray(values.take_values[row])[m2, ts][:, offers[cols] - 1]
+        waiting[:, cols] = np.maximum(waiting[:, cols], taken)
+    B[ts] = 1.0 - waiting
+    B[ts[m2 == moves.zero_next[m]]] = Z
+    B[~allowed] = -np.inf
     return B
 
 
-def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
-                take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-                keep_col, a_rows):
+def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows):
     """The module's equations in plain numpy (no slopes): ``(R, A, B)``.
 
     One answer at the table needs one turn replayed, and importing numba and
@@ -83,19 +91,23 @@ def turn_values(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next
     vectorises over every roll and keep of a row instead, in a few
     milliseconds. It also serves as an independent check of the compiled
     kernel :func:`solver.turn_kernel.turn_dp`, which the solver runs."""
-    B = bank_values(m, w, Z, T, forced, dice, bank_next, zero_next, take_row, W, take_values)
-    R = np.zeros((roll_rows, dice + 1))
-    A = np.ones((a_rows, dice + 1))
-    if exact:
-        A[T + 1:, 1:] = Z
-    has_keep = keep_first[1:] > keep_first[:-1]
-    starts = keep_first[:-1][has_keep]
-    per_n = roll_first[1:dice + 1]
+    D = rules.dice
+    score = int(moves.score[m])
+    T = rules.target - score
+    B = bank_values(rules, moves, values, m, w, Z)
+    R = np.zeros((roll_rows, D + 1))
+    A = np.ones((a_rows, D + 1))
+    for t in range(T, a_rows):
+        if keep_result(rules, score, t, False) == OVERSHOOT:
+            A[t, 1:] = Z
+    has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
+    starts = dice.keep_first[:-1][has_keep]
+    per_n = dice.roll_first[1:D + 1]
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
-        best = np.full(len(prob), Z)
-        best[has_keep] = np.maximum.reduceat(A[t + keep_units, keep_col], starts)
-        R[t, 1:] = np.add.reduceat(prob * best, per_n)
+        best = np.full(len(dice.prob), Z)
+        best[has_keep] = np.maximum.reduceat(A[t + dice.keep_units, dice.keep_col], starts)
+        R[t, 1:] = np.add.reduceat(dice.prob * best, per_n)
         if t < T:
             A[t, 1:] = np.maximum(R[t, 1:], B[t, 1:])
     R[top + 1:] = R[top]

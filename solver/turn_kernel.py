@@ -2,56 +2,107 @@
 
 Same equations as :func:`solver.turn.turn_values`; besides each value it
 carries ``d value / d Z`` (the probability that the turn ends in a zero turn
-under the chosen policy), which the two-player solver's Newton step needs.
+under the chosen policy), which the solver's Newton step needs. What a keep,
+a bank and an offer do comes from :mod:`solver.turn_rules`.
+
+Arguments travel as records: ``rules`` (:class:`solver.turn_rules.TurnRules`),
+``dice`` (:class:`solver.dice.DiceArrays`), ``moves``
+(:class:`solver.states.Moves`: scores, bank and zero-turn destinations,
+take-over rows), ``values`` (:class:`solver.solution.Values`: ``W`` and the
+take-over values) and ``work`` (:class:`TurnWork`: the DP's arrays, filled).
+
 The keep loop is written out in full: a call per keep costs several times
 the work of the keep. :func:`turn_dp` runs several movers in lanes;
-:func:`turn_dp_one` is the same for a single mover.
+:func:`turn_dp_one` is the same for a single mover, with the running maxima
+in registers (several times faster than one lane).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from .compiled_rules import keep_result, may_bank, offer, renew_stamp
+from .turn_rules import OVERSHOOT
+
+renew_stamp(__file__)
+
+
+class TurnWork(NamedTuple):
+    """The turn DP's arrays: roll values ``R[t, n(, lane)]``, after-keep
+    values ``A`` (layout of :mod:`solver.turn`) and their slopes in ``Z``."""
+    R: np.ndarray
+    dR: np.ndarray
+    A: np.ndarray
+    dA: np.ndarray
+
+    @classmethod
+    def empty(cls, roll_rows: int, a_rows: int, dice: int, lanes: int = 0) -> "TurnWork":
+        tail = (dice + 1,) if lanes == 0 else (dice + 1, lanes)
+        return cls(np.zeros((roll_rows,) + tail), np.zeros((roll_rows,) + tail),
+                   np.zeros((a_rows,) + tail), np.zeros((a_rows,) + tail))
+
 
 @njit(cache=True)
-def turn_dp(ms, w, Zs, T, roll_rows, exact, forced, dice, bank_next, zero_next,
-            take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-            keep_col, R, dR, A, dA, values, slopes):
+def bank_value(rules, moves, values, m, w, t, n, Z):
+    """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ. The
+    caller has checked that the bank is allowed. A bank that leaves the
+    player where a zero turn would (a capped score) is worth ``Z``."""
+    m2 = moves.bank_next[m, t]
+    if m2 == moves.zero_next[m]:
+        return Z, 1.0
+    w_value = values.W[w, m2]
+    row = moves.take_row[w]
+    offered = offer(rules, n)
+    if row >= 0 and offered > 0:
+        taken = values.take_values[row, m2, t, offered - 1]
+        if taken > w_value:
+            w_value = taken
+    return 1.0 - w_value, 0.0
+
+
+@njit(cache=True)
+def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, out_slopes):
     """The turn DP of several movers ``ms`` (lanes) against ``w`` at once.
 
     The lanes share the score and the bank destinations (``bank_next``
     rows) and differ in their zero-turn value ``Zs[lane]``: a player's
     crosses and previous score change only where a zero turn leads. One
     pass over rolls and keeps serves every lane, so the index work is paid
-    once. Fills ``R[t, n, lane]``, ``A[t, n, lane]`` (rows ``t < T`` and the
-    padding of :mod:`solver.turn`) and their slopes dR, dA; writes
-    ``values[lane] = R(0, D)`` and ``slopes[lane] = dR(0, D)/dZ``."""
+    once. Fills ``work`` (3-d arrays, lanes last) for rows ``t <
+    roll_rows``; writes ``out_values[lane] = R(0, D)`` and
+    ``out_slopes[lane] = dR(0, D)/dZ``."""
+    R, dR, A, dA = work
+    D = rules.dice
     K = len(ms)
     m = ms[0]
+    score = moves.score[m]
+    T = rules.target - score
     best = np.empty(K)
     best_slope = np.empty(K)
     value = np.empty(K)
     slope = np.empty(K)
     for t in range(A.shape[0]):
-        past = exact and t > T
+        past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
         for lane in range(K):
             A[t, 0, lane] = 1.0
             dA[t, 0, lane] = 0.0
             if t >= T:
-                for n in range(1, dice + 1):
+                for n in range(1, D + 1):
                     A[t, n, lane] = Zs[lane] if past else 1.0
                     dA[t, n, lane] = 1.0 if past else 0.0
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             for lane in range(K):
                 value[lane] = 0.0
                 slope[lane] = 0.0
-            for r in range(roll_first[n], roll_first[n + 1]):
-                k0 = keep_first[r]
-                k1 = keep_first[r + 1]
-                p = prob[r]
+            for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
+                k0 = dice.keep_first[r]
+                k1 = dice.keep_first[r + 1]
+                p = dice.prob[r]
                 if k0 == k1:
                     for lane in range(K):
                         value[lane] += p * Zs[lane]
@@ -60,8 +111,8 @@ def turn_dp(ms, w, Zs, T, roll_rows, exact, forced, dice, bank_next, zero_next,
                 for lane in range(K):
                     best[lane] = -1.0
                 for k in range(k0, k1):
-                    row = t + keep_units[k]
-                    col = keep_col[k]
+                    row = t + dice.keep_units[k]
+                    col = dice.keep_col[k]
                     for lane in range(K):
                         v = A[row, col, lane]
                         if v > best[lane]:
@@ -75,68 +126,51 @@ def turn_dp(ms, w, Zs, T, roll_rows, exact, forced, dice, bank_next, zero_next,
                 dR[t, n, lane] = slope[lane]
         if t >= T:
             continue
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             for lane in range(K):
                 A[t, n, lane] = R[t, n, lane]
                 dA[t, n, lane] = dR[t, n, lane]
-            if t == 0 or bank_next[m, t] < 0 or (forced and n == dice):
+            if not may_bank(rules, score, t, n):
                 continue
             for lane in range(K):
-                b, db = bank_value(ms[lane], w, t, n, Zs[lane], dice, bank_next, zero_next,
-                                   take_row, W, take_values)
+                b, db = bank_value(rules, moves, values, ms[lane], w, t, n, Zs[lane])
                 if b > A[t, n, lane]:
                     A[t, n, lane] = b
                     dA[t, n, lane] = db
     for t in range(top + 1, roll_rows):
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             for lane in range(K):
                 R[t, n, lane] = R[top, n, lane]
                 dR[t, n, lane] = dR[top, n, lane]
     for lane in range(K):
-        values[lane] = R[0, dice, lane]
-        slopes[lane] = dR[0, dice, lane]
+        out_values[lane] = R[0, D, lane]
+        out_slopes[lane] = dR[0, D, lane]
 
 
 @njit(cache=True)
-def bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W, take_values):
-    """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ.
-    The caller has checked that the bank is allowed."""
-    m2 = bank_next[m, t]
-    if m2 == zero_next[m]:
-        return Z, 1.0
-    w_value = W[w, m2]
-    row = take_row[w]
-    if row >= 0 and n < dice:
-        taken = take_values[row, m2, t, n - 1]
-        if taken > w_value:
-            w_value = taken
-    return 1.0 - w_value, 0.0
-
-
-@njit(cache=True)
-def turn_dp_one(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next,
-            take_row, W, take_values, roll_first, prob, keep_first, keep_units,
-            keep_col, R, dR, A, dA):
-    """:func:`turn_dp` for one mover, with 2-d arrays: the same loops with
-    the running maxima in registers, several times faster than one lane of
-    :func:`turn_dp` (games without crosses have one mover per DP).
-    Returns ``(R(0, D), dR(0, D)/dZ)``."""
+def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
+    """:func:`turn_dp` for one mover, with 2-d arrays in ``work``. Returns
+    ``(R(0, D), dR(0, D)/dZ)``."""
+    R, dR, A, dA = work
+    D = rules.dice
+    score = moves.score[m]
+    T = rules.target - score
     for t in range(A.shape[0]):
         A[t, 0] = 1.0
         dA[t, 0] = 0.0
         if t >= T:
-            past = exact and t > T
-            for n in range(1, dice + 1):
+            past = keep_result(rules, score, t, False) == OVERSHOOT
+            for n in range(1, D + 1):
                 A[t, n] = Z if past else 1.0
                 dA[t, n] = 1.0 if past else 0.0
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             value = 0.0
             slope = 0.0
-            for r in range(roll_first[n], roll_first[n + 1]):
-                k0 = keep_first[r]
-                k1 = keep_first[r + 1]
+            for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
+                k0 = dice.keep_first[r]
+                k1 = dice.keep_first[r + 1]
                 if k0 == k1:
                     best = Z
                     best_slope = 1.0
@@ -144,28 +178,27 @@ def turn_dp_one(m, w, Z, T, roll_rows, exact, forced, dice, bank_next, zero_next
                     best = -1.0
                     best_slope = 0.0
                     for k in range(k0, k1):
-                        v = A[t + keep_units[k], keep_col[k]]
+                        v = A[t + dice.keep_units[k], dice.keep_col[k]]
                         if v > best:
                             best = v
-                            best_slope = dA[t + keep_units[k], keep_col[k]]
-                value += prob[r] * best
-                slope += prob[r] * best_slope
+                            best_slope = dA[t + dice.keep_units[k], dice.keep_col[k]]
+                value += dice.prob[r] * best
+                slope += dice.prob[r] * best_slope
             R[t, n] = value
             dR[t, n] = slope
         if t >= T:
             continue
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             A[t, n] = R[t, n]
             dA[t, n] = dR[t, n]
-            if t == 0 or bank_next[m, t] < 0 or (forced and n == dice):
+            if not may_bank(rules, score, t, n):
                 continue
-            b, db = bank_value(m, w, t, n, Z, dice, bank_next, zero_next, take_row, W,
-                               take_values)
+            b, db = bank_value(rules, moves, values, m, w, t, n, Z)
             if b > A[t, n]:
                 A[t, n] = b
                 dA[t, n] = db
     for t in range(top + 1, roll_rows):
-        for n in range(1, dice + 1):
+        for n in range(1, D + 1):
             R[t, n] = R[top, n]
             dR[t, n] = dR[top, n]
-    return R[0, dice], dR[0, dice]
+    return R[0, D], dR[0, D]

@@ -116,7 +116,7 @@ DIX = get_rules("dix-mille", 700)
 
 @lru_cache(maxsize=None)
 def dix_tables():
-    from solver.memory import solve_game
+    from solver.solve import solve_game
     return solve_game(DIX, "exact"), solve_game(DIX, "model"), reference_solve(DIX)
 
 

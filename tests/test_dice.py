@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.dice import counts_of, keep_table, keeps, keeps_of_dice, odds, rolls
+from solver.dice import Keep, counts_of, keep_table, keeps, keeps_of_dice, odds, rolls
 from solver.rules import GAMES, get_rules
 
 
@@ -34,6 +34,9 @@ def brute_keep_points(rules, dice):
 
 
 def brute_keeps(rules, roll):
+    """Every legal keep of ``roll`` under the keep rule ``any``; under
+    ``all`` (RULES.md: every scoring die set aside, at its highest count)
+    the one with the most dice, then the most points."""
     found = {}
     for size in range(1, len(roll) + 1):
         for positions in itertools.combinations(range(len(roll)), size):
@@ -41,6 +44,9 @@ def brute_keeps(rules, roll):
             scored = brute_keep_points(rules, dice)
             if scored is not None:
                 found[dice] = max(found.get(dice, scored), scored)
+    if rules.keep_rule == "all" and found:
+        dice = max(found, key=lambda d: (found[d][1], len(d), found[d][0]))
+        return {dice: found[dice]}
     return found
 
 
@@ -67,7 +73,8 @@ def test_rolls_and_keeps_equal_brute_force(name):
                     assert points == expected[dice][0]
 
 
-@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "cinq-mille", "pig"])
+@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "dix-mille-free-keep",
+                                  "quinze-mille-free-keep", "cinq-mille", "pig"])
 def test_solver_keep_table_groups_rolls_by_their_keep_outcomes(name):
     """Each class of the solver's table carries the summed probability of
     the rolls whose distinct (dice used, points) keeps, from the full keep
@@ -135,7 +142,20 @@ def test_rule_sheet_examples():
 
 
 def test_keeps_are_sorted_most_points_first():
-    options = keeps_of_dice(get_rules("dix-mille"), [1, 1, 1, 2, 5])
+    options = keeps_of_dice(get_rules("dix-mille-free-keep"), [1, 1, 1, 2, 5])
     assert (options[0].dice, options[0].points) == ((1, 1, 1, 5), 1050)
     assert (options[-1].dice, options[-1].points) == ((5,), 50)
-    assert keeps_of_dice(get_rules("dix-mille"), [2, 3, 4, 6, 6]) == ()
+    assert keeps_of_dice(get_rules("dix-mille-free-keep"), [2, 3, 4, 6, 6]) == ()
+
+
+def test_keep_rule_all_sets_every_scoring_die_aside():
+    """Seeds 000 and 001: the scoring dice are set aside, all of them. The
+    quinze-mille sheet's case 4: 1 1 1 6 6 2 brings its whole 1,000."""
+    dix, quinze = get_rules("dix-mille"), get_rules("quinze-mille")
+    assert keeps_of_dice(quinze, [1, 1, 1, 6, 6, 2]) == (Keep((1, 1, 1), 1000),)
+    assert keeps_of_dice(dix, [1, 1, 1, 2, 5]) == (Keep((1, 1, 1, 5), 1050),)
+    # A straight sets all five dice aside, not its 1 and 5.
+    assert keeps_of_dice(dix, [1, 2, 3, 4, 5]) == (Keep((1, 2, 3, 4, 5), 1500),)
+    # Four 2s and a 5: every die scores.
+    assert keeps_of_dice(dix, [2, 2, 2, 2, 5]) == (Keep((2, 2, 2, 2, 5), 2050),)
+    assert keeps_of_dice(dix, [2, 3, 4, 6, 6]) == ()

@@ -18,7 +18,7 @@ from solver.dice import keeps_of_dice
 from solver.errors import UsageError
 from solver.game import solve
 from solver.rules import get_rules
-from solver.memory import solve_game
+from solver.solve import solve_game
 from solver.simulate import (Policy, _Machine, expected_turn, optimal_tables, parse_policy,
                              play_scripted, simulate)
 
@@ -384,7 +384,7 @@ def sheet_lines(game, player, rules):
     the log (the module docstring's mapping, written again here): the
     previous score is the sheet's entry before the last, or the score after
     a fall since the last bank."""
-    from solver.advice import Line
+    from solver.states import Line
     sheet, crosses, fallen, lines = [], 0, False, [Line(0, 0, 0)]
     for e in game.events:
         if e["player"] != player:
@@ -409,10 +409,10 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     600 (the fallen state, previous = score), then to 0 (the paper sheet).
     B starts at 500 (sheet: 500) and only rolls zero rolls, so B's last
     cross looks ahead to the fall to 0 in the model. Every turn start that B
-    asked a table for is (B's line, A's line) as solver.advice.player_state
+    asked a table for is (B's line, A's line) as solver.states.player_state
     maps them (the model lacks a fallen state at 600: its (600, no memory)
     state stands in)."""
-    from solver.advice import Line, player_state
+    from solver.states import Line, player_state
     rules, solution = DIX_SMALL[1000], dix_tables[(1000, memory)]
     a_dice = [[1, 5, 5, 5, 2], [1, 1, 5, 2, 3, 1, 2]] + [ZERO5] * 6
     dice = []
@@ -498,7 +498,7 @@ def test_dix_mille_model_decisions_agree_with_the_advisor(dix_tables):
     """Under the look-ahead (a player on their last cross, previous score
     known), the optimal policy's bank and take tables give the Advisor's
     best answer for the same Lines wherever its two values differ."""
-    from solver.advice import Line, player_state
+    from solver.states import Line, player_state
     rules, solution = DIX_SMALL[1000], dix_tables[(1000, "model")]
     advisor = Advisor(solution)
     space, unit, D = solution.space, rules.unit, rules.dice

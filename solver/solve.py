@@ -1,0 +1,71 @@
+"""Making a table: solve a game (any memory), check it, write it; and what
+that is expected to cost.
+
+``solve_game`` solves a game without crosses directly and a game with
+crosses either with the exact previous-score memory or with the crosses
+model of :mod:`solver.memory` (its fall estimates come from the game without
+crosses, which also seeds the model's sweeps). ``solve_and_write`` adds the
+Bellman-residual check and the atomic write of :mod:`solver.tables`.
+
+The solve-time estimate is turn starts x rows x keeps of a turn DP, three DP
+passes per turn start (fifteen sweeps with crosses), at the rate measured on
+the project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from .errors import UsageError
+from .memory import MEMORIES, estimate_fall_to
+from .rules import Rules
+from .states import player_space
+
+SOLVE_RATE = 7.0e8
+"""Keep evaluations per second of the solver on the machine's two cores."""
+
+
+def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 1e-12):
+    """Solve any game: without crosses directly; with crosses, the exact
+    memory or the model (module docstring)."""
+    from .game import solve
+    if not rules.crosses:
+        return solve(rules, tol=tol, progress=progress)
+    if memory not in MEMORIES:
+        raise UsageError(f"unknown memory {memory!r}: use {' or '.join(MEMORIES)}")
+    if memory == "exact":
+        return solve(rules, space=player_space(rules, "exact"), tol=tol, progress=progress)
+    crossless = solve(dataclasses.replace(rules, crosses=0), tol=tol)
+    fall_to = estimate_fall_to(rules, crossless)
+    space = player_space(rules, "model", fall_to)
+    at_score = np.searchsorted(crossless.space.score, space.score)
+    initial = crossless.W[np.ix_(at_score, at_score)]
+    return solve(rules, space=space, tol=tol, progress=progress, initial=initial)
+
+
+def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
+                    memory: str | None = None, progress=None):
+    """Solve, check the Bellman residual, write the table; returns
+    ``(solution, path, residual)``."""
+    from .game import bellman_residual
+    from .tables import default_path, write_table
+    solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
+    residual = bellman_residual(solution)
+    path = out or default_path(rules, memory)
+    write_table(solution, path, tolerance, residual)
+    return solution, path, residual
+
+
+def estimated_solve_seconds(rules: Rules, memory: str | None = None) -> float:
+    """A rough solve time on the project's machine (module docstring)."""
+    from .dice import keep_table
+    if rules.crosses and memory != "exact":
+        states = 1 + 4 * rules.target_units          # (score, crosses) and fallen
+    else:
+        states = player_space(rules, "exact").size
+    keeps_per_row = len(keep_table(rules).packed().keep_units)
+    sweeps = 15 if rules.crosses else 1
+    return 3 * sweeps * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
