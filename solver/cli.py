@@ -51,16 +51,21 @@ def build_parser() -> Parser:
     def command(name, run, help, game=True):
         p = sub.add_parser(name, help=help, description=help)
         if game:
-            p.add_argument("game")
+            # A game is named, or defined by a house-rules file: one of the two.
+            p.add_argument("game", nargs="?", help="a game of `farkle variants`")
+            rules_option(p, "house rules: a game defined by a TOML file, instead of GAME")
             p.add_argument("--target", type=int, metavar="POINTS",
                            help="play to another target (tests and studies)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
         p.set_defaults(run=run)
         return p
 
-    command("variants", cmd_variants, "list the games", game=False)
+    p = command("variants", cmd_variants, "list the games", game=False)
+    rules_option(p, "check a house-rules file and show the game it defines")
     p = command("keeps", cmd_keeps, "the legal keeps of a roll")
     p.add_argument("dice", nargs="+", type=int, metavar="D")
+    # With --rules there is no GAME, so argparse hands the first die to it.
+    p.set_defaults(dice_after_game=True)
     command("odds", cmd_odds, "zero-roll, hot-dice and best-keep odds per dice count")
     p = command("solve", cmd_solve, "solve a game and write its table")
     p.add_argument("--out", type=Path, metavar="FILE")
@@ -93,6 +98,10 @@ def build_parser() -> Parser:
     return parser
 
 
+def rules_option(p, help: str) -> None:
+    p.add_argument("--rules", type=Path, metavar="FILE", help=help)
+
+
 def memory_option(p) -> None:
     p.add_argument("--memory", choices=("model", "exact"),
                    help="games with crosses: the tractable model (default) or the exact "
@@ -102,8 +111,32 @@ def memory_option(p) -> None:
 # ------------------------------------------------------------------ helpers
 
 def _rules(args):
+    """The game of the command line: GAME, or ``--rules FILE`` (house rules),
+    either one played to ``--target`` when given."""
+    from .house_rules import load_house_rules
     from .rules import get_rules
-    return get_rules(args.game, args.target)
+    if args.rules is not None and args.game is not None \
+            and getattr(args, "dice_after_game", False):
+        try:
+            args.dice.insert(0, int(args.game))
+            args.game = None
+        except ValueError:
+            pass                            # a game's name: refused just below
+    if (args.game is None) == (args.rules is None):
+        raise UsageError("give a game or --rules FILE, not both" if args.game is not None
+                         else "give a game (farkle variants lists them) or --rules FILE")
+    if args.game is not None:
+        return get_rules(args.game, args.target)
+    rules = load_house_rules(args.rules)
+    return rules if args.target is None else rules.with_target(args.target)
+
+
+def _solve_command(args, rules, memory) -> str:
+    """The command that makes the table of ``rules`` (for a message)."""
+    game = f"--rules {args.rules}" if args.rules is not None else rules.name
+    target = f" --target {rules.target}" if args.target else ""
+    option = f" --memory {memory}" if memory else ""
+    return f"farkle solve {game}{target}{option}"
 
 
 def _print_json(data) -> None:
@@ -152,8 +185,10 @@ def _memory(args, rules):
 # ----------------------------------------------------------------- commands
 
 def cmd_variants(args):
+    from .house_rules import load_house_rules
     from .rules import GAMES
-    rows = [rules.describe() for rules in GAMES.values()]
+    games = [load_house_rules(args.rules)] if args.rules is not None else GAMES.values()
+    rows = [rules.describe() for rules in games]
     if args.json:
         _print_json(rows)
         return
@@ -177,6 +212,8 @@ def cmd_keeps(args):
     for k in options:
         label = "wins the game" if k.win else f"{k.points}"
         print(f"{' '.join(map(str, k.dice)):<12} = {label}")
+    if rules.keep_rule == "all":
+        print(f"({rules.name} sets every scoring die aside: this keep is forced)")
 
 
 def cmd_odds(args):
@@ -240,13 +277,19 @@ def _load_table(args, rules, check=None, lazy_take=True):
         if check is not None:
             check()
         if estimated_solve_seconds(rules, memory) > ON_THE_SPOT_SECONDS:
-            target = f" --target {rules.target}" if args.target else ""
-            option = f" --memory {memory}" if memory else ""
             raise UsageError(f"no table at {path}; make it with: "
-                             f"farkle solve {rules.name}{target}{option}")
+                             f"{_solve_command(args, rules, memory)}")
         print(f"farkle: no table at {path}; solving it now", file=sys.stderr)
         solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"))
-    return read_table(path, expect=rules, lazy_take=lazy_take)
+    try:
+        return read_table(path, expect=rules, lazy_take=lazy_take)
+    except UsageError as error:
+        if args.rules is None or args.table is not None:
+            raise
+        # A house-rules file edited since its table was made: the default
+        # table is stale, and solving again replaces it.
+        raise UsageError(f"{error}; solve it again with: "
+                         f"{_solve_command(args, rules, memory)}") from None
 
 
 def _lines(args):

@@ -115,6 +115,18 @@ class Rules:
             raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
                              f"not {self.keep_rule!r}")
 
+    def first_difference(self, other: "Rules") -> str | None:
+        """The first field in which ``other`` differs, as ``"field mine,
+        not theirs"`` (None if equal). Fields of play come before the name
+        and summary, which only label a game."""
+        labels = ("name", "summary")
+        names = [f.name for f in dataclasses.fields(self) if f.name not in labels]
+        for name in (*names, *labels):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine != theirs:
+                return f"{name} {_short(mine)}, not {_short(theirs)}"
+        return None
+
     # --------------------------------------------------------------- output
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)
@@ -131,6 +143,12 @@ class Rules:
         """Every field, JSON-ready (``farkle variants --json``): the keys a
         house-rules file uses."""
         return json.loads(self.to_json())
+
+
+def _short(value, width: int = 60) -> str:
+    """A field's value for a one-line message (long tables cut short)."""
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _scoring(ones, fives, others_of_face) -> tuple[tuple[int, ...], ...]:

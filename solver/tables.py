@@ -152,7 +152,8 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) 
         rules = Rules.from_json(f.attrs["rules"])
         if expect is not None and rules != expect:
             raise UsageError(f"table {path} holds {rules.name} to {rules.target}, "
-                             f"not {expect.name} to {expect.target}")
+                             f"not {expect.name} to {expect.target} (its "
+                             f"{rules.first_difference(expect)})")
         fall_to = f["player/fall_to"][()] if "player/fall_to" in f else None
         space = player_space(rules, str(f.attrs.get("memory", "none")), fall_to)
         for name in ("score", "previous", "crosses"):

@@ -1,8 +1,10 @@
 """A deliberately simple second solver, to check :func:`solver.game.solve`.
 
-It is written from ``RULES.md`` alone (it borrows only the dice engine,
-``solver.dice.rolls`` and ``solver.dice.keeps``, which is tested against brute
-force on its own), and it shares none of the fast solver's structure: no
+It is written from ``RULES.md`` alone (it borrows only the dice engine's
+list of every legal keep, ``solver.dice.rolls`` and ``solver.dice.keeps``
+under the keep rule ``any``, which is tested against brute force on its own;
+the keep rule ``all`` is applied here: every scoring die set aside, the keep
+with the most dice, then the most points, an instant win first), and it shares none of the fast solver's structure: no
 levels, no blocks, no Newton step, no dropped keeps, and its own list of
 score-sheet lines built here from the rules (not ``solver.states``). It is
 plain value iteration over every state until nothing moves.
@@ -67,6 +69,7 @@ and stop when the largest change of any ``W`` or ``R`` is below ``tol``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from fractions import Fraction
@@ -90,10 +93,14 @@ def roll_arrays(rules: Rules):
     """
     roll_first = [0, 0]
     prob, keep_first, pts, used, win = [], [0], [], [], []
+    free = dataclasses.replace(rules, keep_rule="any")
     for n in range(1, rules.dice + 1):
         merged: dict[tuple, Fraction] = {}
         for counts, p in rolls(n):
-            key = {(k.points // rules.unit, k.used, k.win) for k in keeps(rules, counts)}
+            options = keeps(free, counts)
+            if rules.keep_rule == "all" and options:
+                options = [max(options, key=lambda k: (k.win, k.used, k.points))]
+            key = {(k.points // rules.unit, k.used, k.win) for k in options}
             key = tuple(sorted(key))
             merged[key] = merged.get(key, Fraction(0)) + p
         assert sum(merged.values()) == 1

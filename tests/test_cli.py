@@ -11,14 +11,21 @@ from conftest import farkle
 def test_variants_lists_every_game():
     out = json.loads(farkle("variants", "--json", check=0).stdout)
     assert {row["name"] for row in out} == {
-        "dix-mille", "quinze-mille", "cinq-mille", "cinq-mille-exact",
-        "cinq-mille-last1000", "cinq-mille-10000", "pig"}
+        "dix-mille", "quinze-mille", "dix-mille-free-keep", "quinze-mille-free-keep",
+        "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000", "cinq-mille-10000", "pig"}
+    # Every field of every game, so that a house-rules file can copy a row.
+    assert all(row["keep_rule"] in ("any", "all") and "scoring" in row for row in out)
 
 
 def test_keeps_json_and_text():
-    out = json.loads(farkle("keeps", "dix-mille", 1, 1, 1, 2, 5, "--json", check=0).stdout)
+    out = json.loads(farkle("keeps", "dix-mille-free-keep", 1, 1, 1, 2, 5, "--json",
+                            check=0).stdout)
     assert out[0] == {"dice": [1, 1, 1, 5], "points": 1050}
     assert out[-1] == {"dice": [5], "points": 50}
+    # The keep rule "all": the one keep that sets every scoring die aside.
+    forced = json.loads(farkle("keeps", "dix-mille", 1, 1, 1, 2, 5, "--json", check=0).stdout)
+    assert forced == [{"dice": [1, 1, 1, 5], "points": 1050}]
+    assert "every scoring die" in farkle("keeps", "dix-mille", 1, 1, 1, 2, 5, check=0).stdout
     win = json.loads(farkle("keeps", "cinq-mille", 1, 1, 1, 1, 1, "--json", check=0).stdout)
     assert win[0]["win"] is True
     text = farkle("keeps", "dix-mille", 2, 3, 4, 6, 6, check=0).stdout

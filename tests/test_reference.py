@@ -38,15 +38,19 @@ CASES = {
     "cinq-mille-last1000-2000": lambda: get_rules("cinq-mille-last1000", 2000),
     "cinq-mille-10000-2500": lambda: get_rules("cinq-mille-10000", 2500),
     "quinze-mille-2000": lambda: get_rules("quinze-mille", 2000),
+    "quinze-mille-free-keep-2000": lambda: get_rules("quinze-mille-free-keep", 2000),
     "quinze-mille-3000": lambda: get_rules("quinze-mille", 3000),
     # take-over games, built as data
     "quinze-mille-takeover500-2000": lambda: dataclasses.replace(
         get_rules("quinze-mille"), takeover_min=500).with_target(2000),
+    "quinze-mille-free-keep-takeover500-2000": lambda: dataclasses.replace(
+        get_rules("quinze-mille-free-keep"), takeover_min=500).with_target(2000),
     "dix-mille-nocross-1000": lambda: dataclasses.replace(
         get_rules("dix-mille"), crosses=0).with_target(1000),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
     "dix-mille-1000": lambda: get_rules("dix-mille", 1000),
+    "dix-mille-free-keep-700": lambda: get_rules("dix-mille-free-keep", 700),
 }
 TAKEOVER = [c for c in CASES if CASES[c]().has_takeover]
 CROSSES = [c for c in CASES if CASES[c]().crosses]
@@ -117,8 +121,9 @@ def takeover_error(sol, ref) -> float:
 
 def test_the_takeover_cases_have_takers():
     """The two take-over games built as data really let some player take over."""
-    assert TAKEOVER == ["quinze-mille-takeover500-2000", "dix-mille-nocross-1000",
-                        "dix-mille-700", "dix-mille-1000"]
+    assert TAKEOVER == ["quinze-mille-takeover500-2000",
+                        "quinze-mille-free-keep-takeover500-2000", "dix-mille-nocross-1000",
+                        "dix-mille-700", "dix-mille-1000", "dix-mille-free-keep-700"]
     for case in TAKEOVER:
         assert (fast(case).take_row >= 0).any()
 
@@ -180,16 +185,24 @@ def test_crosses_of_a_fallen_line_change_nothing(case):
             assert np.abs(ref.R[p] - ref.R[p0]).max() <= 1e-11
 
 
-def test_reference_by_hand_third_cross_falls_to_previous_score():
+@pytest.mark.parametrize("case, p", [
+    # Free keep: any roll of 5 dice holding a 5 wins (keep one 5).
+    ("dix-mille-free-keep-700", 1 - (5 / 6) ** 5),
+    # Every scoring die set aside: only a roll whose scoring dice are exactly
+    # one 5 wins: one 5 (5 places), no 1, the other four dice from 2 3 4 6
+    # with no face three times (256 - 48 - 4 = 204) and not 2 3 4 6 (a
+    # straight with the 5: 24), so 5 x 180 of the 6^5 rolls.
+    ("dix-mille-700", 5 * 180 / 6 ** 5),
+])
+def test_reference_by_hand_third_cross_falls_to_previous_score(case, p):
     """Expected numbers by hand (RULES.md dix-mille rules 1 and 4). Target
-    700 (14 units). A mover at 650 needs exactly one 5: any roll of 5 dice
-    holding a 5 wins (keep one 5), p = 1 - (5/6)^5; every other roll is a
-    zero turn (no keep, or a keep past 700), and no bank is possible before
-    a keep. So W[mover, q] = p + (1 - p) (1 - W[q, mover after a zero turn]),
+    700 (14 units). A mover at 650 needs exactly 50 points: a roll of 5 dice
+    that allows it wins, with probability p; every other roll is a zero turn
+    (no keep, or a keep past 700), and no bank is possible before a keep.
+    So W[mover, q] = p + (1 - p) (1 - W[q, mover after a zero turn]),
     where after the zero turn (650, prev, c) becomes (650, prev, c + 1), and at
     the third cross (prev, prev, 0): the previous score, crosses erased."""
-    ref = reference("dix-mille-700")
-    p = 1 - (5 / 6) ** 5
+    ref = reference(case)
     waiting = ref.at(9, 0, 1)              # 450, entered from 0, one cross
     cases = [((13, 7, 0), (13, 7, 1)), ((13, 7, 1), (13, 7, 2)),
              ((13, 7, 2), (7, 7, 0)), ((13, 12, 2), (12, 12, 0)),
