@@ -73,6 +73,10 @@ def build_parser() -> Parser:
     memory_option(p)
     p = command("info", cmd_info, "the metadata of a table file", game=False)
     p.add_argument("file", type=Path)
+    p = command("tables", cmd_tables, "every game's table: where it is, or how to make it",
+                game=False)
+    p.add_argument("--remove", metavar="NAME",
+                   help="delete one of your tables: a game, or a table's file name")
     p = command("advise", cmd_advise, "bank or roll, which dice to keep, take over or not")
     p.add_argument("--me", type=int, required=True, metavar="S", help="your banked score")
     p.add_argument("--opp", type=int, required=True, metavar="S", help="opponent's banked score")
@@ -86,6 +90,7 @@ def build_parser() -> Parser:
     p.add_argument("--opp-crosses", type=int, default=0, metavar="C")
     p.add_argument("--opp-previous", type=int, metavar="P")
     p.add_argument("--table", type=Path, metavar="FILE")
+    solve_option(p)
     memory_option(p)
     p = command("simulate", cmd_simulate, "play whole games between two policies")
     p.add_argument("--a", required=True, metavar="POLICY",
@@ -94,12 +99,18 @@ def build_parser() -> Parser:
     p.add_argument("--games", type=int, default=10_000, metavar="N")
     p.add_argument("--seed", type=int, default=0, metavar="S")
     p.add_argument("--table", type=Path, metavar="FILE", help="table for the optimal policy")
+    solve_option(p)
     memory_option(p)
     return parser
 
 
 def rules_option(p, help: str) -> None:
     p.add_argument("--rules", type=Path, metavar="FILE", help=help)
+
+
+def solve_option(p) -> None:
+    p.add_argument("--solve", action="store_true",
+                   help="make a missing table without asking (it may take minutes)")
 
 
 def memory_option(p) -> None:
@@ -168,6 +179,8 @@ def _progress(description: str):
         if bar is None:
             bar = tqdm(total=total, desc=description, unit="start", file=sys.stderr,
                        leave=False, disable=None)
+        # With crosses the sweeps to come are only known as they converge.
+        bar.total = total
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
@@ -250,6 +263,29 @@ def cmd_solve(args):
           f"Bellman residual {residual:.1e}; table {path}")
 
 
+def cmd_tables(args):
+    from .tables import list_tables, remove_table
+    if args.remove:
+        path = remove_table(args.remove)
+        if args.json:
+            _print_json({"removed": str(path)})
+        else:
+            print(f"removed {path}")
+        return
+    rows = list_tables()
+    if args.json:
+        _print_json(rows)
+        return
+    for row in rows:
+        if row["status"] == "missing":
+            print(f"{row['game']:<24} missing: {row['command']} (about "
+                  f"{_duration(row['estimated_seconds'])}, "
+                  f"{_megabytes(row['estimated_bytes'])})")
+        else:
+            print(f"{row['game']:<24} {_megabytes(row['bytes']):>10}  {row['where']:<7} "
+                  f"{row['path']}")
+
+
 def cmd_info(args):
     from .tables import read_info
     info = read_info(args.file)
@@ -269,18 +305,13 @@ def _load_table(args, rules, check=None, lazy_take=True):
     """The table for ``rules``: ``--table``, else the default file, solved
     on the spot when missing and quick to make. ``check()`` runs first, so
     that bad input is refused before any solve."""
-    from .solve import estimated_solve_seconds, solve_and_write
     from .tables import default_path, read_table
     memory = _memory(args, rules)
     path = args.table or default_path(rules, memory)
     if not path.exists() and args.table is None:
         if check is not None:
             check()
-        if estimated_solve_seconds(rules, memory) > ON_THE_SPOT_SECONDS:
-            raise UsageError(f"no table at {path}; make it with: "
-                             f"{_solve_command(args, rules, memory)}")
-        print(f"farkle: no table at {path}; solving it now", file=sys.stderr)
-        solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"))
+        _make_missing_table(args, rules, memory, path)
     try:
         return read_table(path, expect=rules, lazy_take=lazy_take)
     except UsageError as error:
@@ -290,6 +321,51 @@ def _load_table(args, rules, check=None, lazy_take=True):
         # table is stale, and solving again replaces it.
         raise UsageError(f"{error}; solve it again with: "
                          f"{_solve_command(args, rules, memory)}") from None
+
+
+def _make_missing_table(args, rules, memory, path):
+    """First use: a missing table is made at once when that is quick, when
+    ``--solve`` says so, or when the person at the terminal agrees; without
+    a terminal the command to run is named (exit status 2)."""
+    from .solve import estimated_solve_seconds, estimated_table_bytes, solve_and_write
+    seconds = estimated_solve_seconds(rules, memory)
+    cost = f"about {_duration(seconds)}, {_megabytes(estimated_table_bytes(rules, memory))}"
+    refusal = (f"{rules.name} has no table yet; make it with: "
+               f"{_solve_command(args, rules, memory)} ({cost})")
+    if seconds > ON_THE_SPOT_SECONDS and not getattr(args, "solve", False):
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            raise UsageError(refusal)
+        if not _ask_yes(f"{rules.name} has no table yet: solve it now? {cost} [y/N] "):
+            raise UsageError(refusal)
+    print(f"farkle: solving {rules.name} ({cost}) into {path}", file=sys.stderr)
+    solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"))
+
+
+def _ask_yes(question: str) -> bool:
+    """A yes-or-no question on the terminal (stderr); end of input is no.
+    Any other answer asks again."""
+    while True:
+        print(question, end="", file=sys.stderr, flush=True)
+        try:
+            answer = input().strip().lower()
+        except EOFError:
+            print(file=sys.stderr)
+            return False
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("", "n", "no"):
+            return False
+        print(f"please answer y or n, not {answer!r}", file=sys.stderr)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(5, round(seconds / 5) * 5):.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.0f} MB" if size >= 1e6 else "under 1 MB"
 
 
 def _lines(args):

@@ -15,6 +15,7 @@ the project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +25,9 @@ from .memory import MEMORIES, estimate_fall_to
 from .rules import Rules
 from .states import player_space
 
-SOLVE_RATE = 7.0e8
-"""Keep evaluations per second of the solver on the machine's two cores."""
+SOLVE_RATE = float(os.environ.get("FARKLE_SOLVE_RATE", 7.0e8))
+"""Keep evaluations per second of the solver on the project's 2-core
+machine; ``$FARKLE_SOLVE_RATE`` tells the estimates another machine's."""
 
 
 def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 1e-12):
@@ -51,21 +53,37 @@ def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e
     """Solve, check the Bellman residual, write the table; returns
     ``(solution, path, residual)``."""
     from .game import bellman_residual
-    from .tables import default_path, write_table
+    from .tables import user_table_path, write_table
     solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
     residual = bellman_residual(solution)
-    path = out or default_path(rules, memory)
+    path = out or user_table_path(rules, memory)
     write_table(solution, path, tolerance, residual)
     return solution, path, residual
+
+
+def estimated_table_bytes(rules: Rules, memory: str | None = None) -> int:
+    """A rough table size: the start values, and the take-over values of the
+    offers a bank can make (about half of every taker x banker x turn total
+    x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md)."""
+    states = _state_count(rules, memory)
+    size = 8 * states ** 2
+    if rules.has_takeover:
+        takers = sum(1 for s in range(rules.target_units)
+                     if s >= rules.takeover_min_units) * states // rules.target_units
+        size += int(0.45 * 8 * takers * states * rules.target_units * (rules.dice - 1) / 2)
+    return size
+
+
+def _state_count(rules: Rules, memory: str | None) -> int:
+    if rules.crosses and memory != "exact":
+        return 1 + 4 * rules.target_units          # (score, crosses) and fallen
+    return player_space(rules, "exact").size
 
 
 def estimated_solve_seconds(rules: Rules, memory: str | None = None) -> float:
     """A rough solve time on the project's machine (module docstring)."""
     from .dice import keep_table
-    if rules.crosses and memory != "exact":
-        states = 1 + 4 * rules.target_units          # (score, crosses) and fallen
-    else:
-        states = player_space(rules, "exact").size
+    states = _state_count(rules, memory)
     keeps_per_row = len(keep_table(rules).packed().keep_units)
     sweeps = 15 if rules.crosses else 1
     return 3 * sweeps * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE

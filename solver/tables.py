@@ -35,6 +35,7 @@ from pathlib import Path
 
 import h5py
 import numpy as np
+import platformdirs
 
 from . import __version__
 from .errors import UsageError
@@ -57,29 +58,107 @@ AXES = {
 }
 
 
-def data_dir() -> Path:
-    """Where tables live: ``$FARKLE_TABLES`` if set, else the repository's
-    ``tables/`` when running from a checkout, else the installed copy of it
-    (package ``solver.data``)."""
+def user_dir() -> Path:
+    """Where the tables a user makes go: ``$FARKLE_TABLES`` if set, else the
+    platform's per-user data directory (on Linux
+    ``~/.local/share/farkle-solver/tables``). Never the installed package,
+    which may be read-only and is replaced by a reinstall."""
     env = os.environ.get("FARKLE_TABLES")
     if env:
         return Path(env)
+    return platformdirs.user_data_path("farkle-solver") / "tables"
+
+
+def package_dir() -> Path:
+    """The committed tables: the repository's ``tables/`` when running from a
+    checkout, else the installed copy of it (package ``solver.data``)."""
     checkout = Path(__file__).resolve().parent.parent / "tables"
     if checkout.is_dir():
         return checkout
     return Path(str(resources.files("solver.data")))
 
 
-def default_path(rules: Rules, memory: str | None = None) -> Path:
-    """``tables/GAME.h5``; ``GAME-TARGET`` for another target than the
-    game's own, and ``-exact`` for the exact memory of a game with crosses."""
+def table_name(rules: Rules, memory: str | None = None) -> str:
+    """``GAME.h5``; ``GAME-TARGET`` for another target than the game's own
+    (or a game not in the program's list), and ``-exact`` for the exact
+    memory of a game with crosses."""
     from .rules import GAMES
     base = GAMES.get(rules.name)
     stem = rules.name if base is not None and base.target == rules.target \
         else f"{rules.name}-{rules.target}"
     if memory == "exact" and rules.crosses:
         stem += "-exact"
-    return data_dir() / f"{stem}.h5"
+    return f"{stem}.h5"
+
+
+def user_table_path(rules: Rules, memory: str | None = None) -> Path:
+    """Where a table the user makes is written."""
+    return user_dir() / table_name(rules, memory)
+
+
+def default_path(rules: Rules, memory: str | None = None) -> Path:
+    """Where the table of ``rules`` is read from: the user's tables first,
+    then the committed ones; where it would be written if it is in
+    neither."""
+    name = table_name(rules, memory)
+    for folder in (user_dir(), package_dir()):
+        if (folder / name).exists():
+            return folder / name
+    return user_dir() / name
+
+
+def list_tables() -> list[dict]:
+    """Every game of the program and every other table in the user's
+    directory: where its table is (``user`` or ``package``), its size and
+    rules; or that it is missing, with the command and the estimated time
+    and size to make it (``farkle tables``)."""
+    from .rules import GAMES
+    from .solve import estimated_solve_seconds, estimated_table_bytes
+    rows, seen = [], set()
+    for rules in GAMES.values():
+        path = default_path(rules)
+        if path.exists():
+            rows.append(_present(rules.name, path))
+            seen.add(path.resolve())
+            continue
+        rows.append({"game": rules.name, "status": "missing", "path": str(path),
+                     "command": f"farkle solve {rules.name}",
+                     "estimated_seconds": estimated_solve_seconds(rules),
+                     "estimated_bytes": estimated_table_bytes(rules)})
+    if user_dir().is_dir():
+        for path in sorted(user_dir().glob("*.h5")):
+            if path.resolve() not in seen:
+                rows.append(_present(path.stem, path))
+    return rows
+
+
+def _present(game: str, path: Path) -> dict:
+    row = {"game": game, "status": "present", "path": str(path), "bytes": path.stat().st_size,
+           "where": "user" if path.parent.resolve() == user_dir().resolve() else "package"}
+    try:
+        info = read_info(path)
+        row.update(rules=info["rules"], first_player_win=info["first_player_win"])
+    except UsageError as error:
+        row.update(status="damaged", error=str(error))
+    return row
+
+
+def remove_table(name: str) -> Path:
+    """Delete the user's table of game ``name`` (its default table) or the
+    file ``name`` / ``name.h5`` in the user's directory. Committed tables
+    belong to the package and are not removed."""
+    from .rules import GAMES
+    candidates = [user_dir() / (name if name.endswith(".h5") else f"{name}.h5")]
+    if name in GAMES:
+        candidates.insert(0, user_table_path(GAMES[name]))
+    for path in candidates:
+        if path.is_file():
+            path.unlink()
+            return path
+    if name in GAMES and (package_dir() / table_name(GAMES[name])).exists():
+        raise UsageError(f"the table of {name} comes with the program "
+                         f"({package_dir()}); there is none of yours to remove")
+    raise UsageError(f"no table {name!r} in {user_dir()} (farkle tables lists them)")
 
 
 def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:

@@ -1,0 +1,121 @@
+"""Where tables live and how a missing one is made (issue 12, items 3 to 5),
+through the command line as a person uses it."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pexpect
+import pytest
+
+from solver.rules import get_rules
+from solver.solve import solve_game
+from solver.tables import package_dir
+
+# Estimates made as if the solver ran 1e3 keep evaluations a second: every
+# table then looks slow to make (minutes), while pig really solves at once.
+SLOW = "1e3"
+
+
+def run(*args, env=None, check=None):
+    result = subprocess.run([sys.executable, "-m", "solver.cli", *map(str, args)],
+                            capture_output=True, text=True, timeout=600, env=env)
+    if check is not None:
+        assert result.returncode == check, result.stderr
+    return result
+
+
+@pytest.fixture
+def home(tmp_path):
+    """A user with no FARKLE_TABLES: tables go to the platform's per-user
+    data directory, here under XDG_DATA_HOME."""
+    env = {k: v for k, v in os.environ.items() if k != "FARKLE_TABLES"}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    return env, tmp_path / "data" / "farkle-solver" / "tables"
+
+
+def test_a_solved_table_goes_to_the_user_directory_not_the_package(home):
+    env, user = home
+    before = sorted(p.name for p in package_dir().iterdir())
+    out = json.loads(run("solve", "pig", "--target", 30, "--json", env=env, check=0).stdout)
+    assert Path(out["table"]) == user / "pig-30.h5"
+    assert (user / "pig-30.h5").is_file()
+    assert sorted(p.name for p in package_dir().iterdir()) == before
+    listed = {row["game"]: row for row in json.loads(run("tables", "--json", env=env,
+                                                         check=0).stdout)}
+    assert listed["pig-30"]["where"] == "user" and listed["pig-30"]["status"] == "present"
+    # The committed tables are still read from the package.
+    assert listed["cinq-mille"]["where"] == "package"
+    run("tables", "--remove", "pig-30", env=env, check=0)
+    assert not (user / "pig-30.h5").exists()
+
+
+def test_tables_lists_every_game_and_how_to_make_a_missing_one(home):
+    env, _ = home
+    rows = json.loads(run("tables", "--json", env=env, check=0).stdout)
+    names = {row["game"] for row in rows}
+    assert {"dix-mille", "quinze-mille", "cinq-mille", "pig"} <= names
+    for row in rows:
+        if row["status"] == "missing":
+            assert row["command"] == f"farkle solve {row['game']}"
+            assert row["estimated_seconds"] > 0 and row["estimated_bytes"] > 0
+
+
+def test_removing_a_committed_table_or_an_unknown_one_is_refused(home):
+    env, _ = home
+    for name in ("cinq-mille", "no-such-table"):
+        result = run("tables", "--remove", name, env=env, check=2)
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert (package_dir() / "cinq-mille.h5").is_file()
+
+
+def test_without_a_terminal_a_slow_table_is_named_not_made(home):
+    env, user = home
+    env["FARKLE_SOLVE_RATE"] = SLOW
+    result = run("advise", "pig", "--target", 40, "--me", 10, "--opp", 0, env=env, check=2)
+    assert "farkle solve pig --target 40" in result.stderr
+    assert "min" in result.stderr and "Traceback" not in result.stderr
+    assert not (user / "pig-40.h5").exists()
+    # --solve agrees without asking.
+    result = run("advise", "pig", "--target", 40, "--me", 10, "--opp", 0, "--solve",
+                 env=env, check=0)
+    assert "roll" in result.stdout and (user / "pig-40.h5").is_file()
+
+
+def test_on_a_terminal_farkle_asks_first(home):
+    """A person at a terminal is asked, with the estimate; an answer that is
+    neither yes nor no asks again; no refuses; yes solves and answers."""
+    env, user = home
+    env["FARKLE_SOLVE_RATE"] = SLOW
+    command = [sys.executable, "-m", "solver.cli", "advise", "pig", "--target", "50",
+               "--me", "10", "--opp", "0"]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=120)
+    child.expect(r"pig has no table yet: solve it now\? about \d+ min, under 1 MB \[y/N\] ")
+    child.sendline("maybe")
+    child.expect("please answer y or n")
+    child.expect(r"\[y/N\] ")
+    child.sendline("n")
+    child.expect("make it with: farkle solve pig --target 50")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and not (user / "pig-50.h5").exists()
+
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=120)
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect("roll")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and (user / "pig-50.h5").is_file()
+
+
+def test_two_solves_give_the_same_values_bit_for_bit():
+    """Reproducible: the blocks of a level run on several threads in any
+    order, but no block reads another of its level, so the values cannot
+    depend on the order."""
+    rules = get_rules("cinq-mille")
+    first, second = solve_game(rules), solve_game(rules)
+    assert np.array_equal(first.W, second.W)
