@@ -239,7 +239,11 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
             m = ms[0]
             w = blocks.node_w[n0 + i0]
             row = moves.take_row[m]
-            # A taker's roll values are kept for every offer a bank can make.
+            slot = moves.bank_slot[w]
+            # A taker's roll values are kept for every offer a bank can make:
+            # the waiting player has just banked (a bank leads to their state).
+            if slot < 0:
+                row = -1
             rows = rules.target if row >= 0 else rules.target - moves.score[m]
             if lanes == 1:
                 f[i0], slope[i0] = turn_dp_one(rules, dice, moves, values, m, w, Z[i0], rows,
@@ -247,7 +251,7 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
                 if row >= 0:
                     for t in range(rows):
                         for n in range(1, D):
-                            take_values[row, w, t, n - 1] = work1.R[t, n]
+                            take_values[row, slot, t, n - 1] = work1.R[t, n]
                 continue
             turn_dp(rules, dice, moves, values, ms, w, Z[i0:i1], rows, work,
                     f[i0:i1], slope[i0:i1])
@@ -256,7 +260,7 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
                     lane_row = moves.take_row[ms[lane]]
                     for t in range(rows):
                         for n in range(1, D):
-                            take_values[lane_row, w, t, n - 1] = work.R[t, n, lane]
+                            take_values[lane_row, slot, t, n - 1] = work.R[t, n, lane]
         for i in range(k):
             if succ[i] >= 0:
                 c[i] = f[i] + slope[i] * (1.0 - Z[i])
@@ -312,7 +316,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     moves = space.moves()
     take_row = moves.take_row
     takers = int(np.sum(take_row >= 0))
-    take_values = np.zeros((max(takers, 1), P if takers else 1, target if takers else 1,
+    banked = int(np.sum(space.bank_slot >= 0))
+    take_values = np.zeros((max(takers, 1), banked if takers else 1, target if takers else 1,
                             max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
@@ -392,11 +397,11 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
     for m, w in nodes:
         _, R, _, _ = replay(solution, int(m), int(w), compiled=compiled)
         worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
-        row = solution.take_row[m]
-        if row >= 0:
+        row, slot = solution.take_row[m], solution.space.bank_slot[w]
+        if row >= 0 and slot >= 0:
             # Offers a bank can make: t up to the banker's score (tables keep
             # no others).
             offers = int(solution.space.score[w]) + 1
-            stored = np.asarray(solution.take_values[row, w])[:offers]
+            stored = np.asarray(solution.take_values[row, slot])[:offers]
             worst = max(worst, float(np.max(np.abs(R[:offers, 1:dice] - stored))))
     return worst

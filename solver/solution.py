@@ -21,7 +21,7 @@ from .turn_rules import TurnRules
 class Values(NamedTuple):
     """What the turn DP reads of the solved game (one record for the
     compiled kernels): start values ``W[m, w]`` and take-over values
-    ``take_values[take_row[w], m, t, n - 1]``."""
+    ``take_values[take_row[w], bank_slot[m], t, n - 1]``."""
     W: np.ndarray
     take_values: np.ndarray
 
@@ -36,8 +36,9 @@ class Solution:
     take_row: np.ndarray
     """Row of ``take_values`` for each player state that may take over, else -1."""
     take_values: np.ndarray
-    """``take_values[take_row[w], m, t, n - 1]``: ``R_{w,m}(t, n)``, the value
-    of taking over turn total ``t`` (units) with ``n`` dice."""
+    """``take_values[take_row[w], bank_slot[m], t, n - 1]``: ``R_{w,m}(t, n)``,
+    the value to ``w`` of taking over turn total ``t`` (units) with ``n`` dice
+    from ``m``, who has just banked (``space.bank_slot``)."""
     stats: dict = field(default_factory=dict)
 
     @property

@@ -43,12 +43,13 @@ from .turn_rules import TurnRules
 
 class Moves(NamedTuple):
     """Where a turn leads, per player state (one record for the compiled
-    kernels): ``score``, ``bank_next``, ``zero_next`` of a
+    kernels): ``score``, ``bank_next``, ``zero_next`` and ``bank_slot`` of a
     :class:`PlayerSpace`, and ``take_row``, the row of the take-over values
     of each state that may take over (-1: none)."""
     score: np.ndarray
     bank_next: np.ndarray
     zero_next: np.ndarray
+    bank_slot: np.ndarray
     take_row: np.ndarray
 
 
@@ -67,6 +68,11 @@ class PlayerSpace:
     the bank is not allowed (entry not met) or would reach the target."""
     can_take: np.ndarray
     """True where the player may take over an offered turn total."""
+    bank_slot: np.ndarray
+    """Index of each state among the states a bank leads to (-1 for the
+    others): only a player who has just banked makes an offer, so the
+    take-over values are kept for these states alone (in dix-mille, a
+    quarter of them: a bank erases the crosses)."""
     up: np.ndarray
     """A state like ``p`` with the next higher score (-1 at the top): the
     solver starts its search for a turn start's value from a neighbour's."""
@@ -89,7 +95,7 @@ class PlayerSpace:
         return take_row
 
     def moves(self, take_row: np.ndarray | None = None) -> Moves:
-        return Moves(self.score, self.bank_next, self.zero_next,
+        return Moves(self.score, self.bank_next, self.zero_next, self.bank_slot,
                      self.take_rows() if take_row is None else take_row)
 
     def index_of_score(self, units: int) -> int:
@@ -154,12 +160,15 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
         last_of_kind[kind[i]] = i
     turn = TurnRules.of(rules)
     can_take = np.array([turn_rules.may_take_over(turn, int(x)) for x in score], dtype=np.bool_)
+    banked = np.unique(bank_next[bank_next >= 0])
+    bank_slot = -np.ones(P, dtype=np.int64)
+    bank_slot[banked] = np.arange(len(banked))
     return PlayerSpace(
         score=score,
         previous=np.array([label[1] for label in order], dtype=np.int64),
         crosses=np.array([label[2] for label in order], dtype=np.int64),
         zero_next=np.array([index[zero(label)] for label in order], dtype=np.int64),
-        bank_next=bank_next, can_take=can_take, up=up, memory=memory, fall_to=fall_to,
+        bank_next=bank_next, can_take=can_take, bank_slot=bank_slot, up=up, memory=memory, fall_to=fall_to,
         index=index)
 
 

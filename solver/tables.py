@@ -15,10 +15,12 @@ One file per game and target. Layout (all scores in units of
                                           turn start, mover m, waiting w
     take_row              int64 [P]    row of take_values for states that may
                                           take over, -1 otherwise
-    take_values           float64 [K, P, T, D-1]  (take-over games only)
-                          take_values[take_row[w], m, t, n-1]: value to w of
-                          taking over t units with n dice from a banker now at m
-                          (0 where t > score[m]: no bank makes that offer)
+    take_values           float64 [K, B, T, D-1]  (take-over games only)
+                          take_values[take_row[w], bank_slot[m], t, n-1]: value
+                          to w of taking over t units with n dice from a banker
+                          who has just banked and is now at m (bank_slot: the
+                          states a bank leads to, solver.states); 0 where
+                          t > score[m]: no bank makes that offer
 
 ``W`` and ``take_values`` are everything an exact answer needs: any turn is
 replayed from them (:mod:`solver.advice`). The file is written under a
@@ -44,7 +46,8 @@ from .rules import Rules
 from .states import player_space
 
 FORMAT = "farkle-solver-table"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: take-over values kept for the states a bank leads to alone."""
 
 AXES = {
     "player/score": ["player state"],
@@ -53,7 +56,7 @@ AXES = {
     "player/fall_to": ["score (units): the model's fall after the last cross"],
     "W": ["mover player state", "waiting player state"],
     "take_row": ["player state"],
-    "take_values": ["take-over row of the taker", "banker's player state after the bank",
+    "take_values": ["take-over row of the taker", "bank slot of the banker's state after the bank",
                     "offered turn total (units)", "offered dice minus one"],
 }
 
@@ -197,7 +200,8 @@ def write_table(solution: Solution, path: Path, tolerance: float, residual: floa
                 # banker's new score. The rest is zeroed (in place: the
                 # solution never reads it either) so that it compresses away.
                 t = np.arange(values.shape[2])
-                values[:, t[None, :] > solution.space.score[:, None]] = 0.0
+                banked = solution.space.score[solution.space.bank_slot >= 0]
+                values[:, t[None, :] > banked[:, None]] = 0.0
                 chunks = (1, min(64, values.shape[1])) + values.shape[2:]
                 f.create_dataset("take_values", data=values, chunks=chunks, **compress)
         os.replace(partial, path)
@@ -241,6 +245,9 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) 
         W = f["W"][()]
         take_row = f["take_row"][()]
         if "take_values" in f:
+            if int(f.attrs["format_version"]) < 2:
+                raise UsageError(f"table {path} was made by an older farkle-solver; "
+                                 f"make it again with: farkle solve {rules.name}")
             take = f["take_values"]
             take_values = take if lazy_take else take[()]
         else:

@@ -57,7 +57,7 @@ def bank_value(rules, moves, values, m, w, t, n, Z):
     row = moves.take_row[w]
     offered = offer(rules, n)
     if row >= 0 and offered > 0:
-        taken = values.take_values[row, m2, t, offered - 1]
+        taken = values.take_values[row, moves.bank_slot[m2], t, offered - 1]
         if taken > w_value:
             w_value = taken
     return 1.0 - w_value, 0.0

@@ -112,9 +112,10 @@ def takeover_error(sol, ref) -> float:
     dice, target = sol.rules.dice, sol.rules.target_units
     worst = 0.0
     for mine, theirs in line_pairs(sol, ref):
+        banked = np.flatnonzero(sol.space.bank_slot >= 0)
         for m in np.flatnonzero(sol.take_row >= 0):
             fast_values = sol.take_values[sol.take_row[m]][:, :target, :dice - 1]
-            ref_values = ref.R[mine[m]][theirs][:, :target, 1:dice]
+            ref_values = ref.R[mine[m]][theirs[banked]][:, :target, 1:dice]
             worst = max(worst, float(np.abs(fast_values - ref_values).max()))
     return worst
 
