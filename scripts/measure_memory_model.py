@@ -14,8 +14,8 @@ measures:
     (paper sheet, as the simulator), and at each decision the model's
     (with its one-turn look-ahead, as the simulator plays it) compared with
     the exact table's: take over or not (at a turn start with an offer the
-    mover may take), which keep (rolls with two keeps or more), bank or roll
-    (where the bank is legal). "Differ" counts different choices; "cost"
+    mover may take), which keep (rolls with two keeps or more: none under
+    dix-mille's keep rule ``all``), bank or roll (where the bank is legal). "Differ" counts different choices; "cost"
     sums the exact win probability the model's choice gives up (exact value
     of the exact choice minus that of the model's), ties (equal exact
     values) not counted as differences that cost;
@@ -26,9 +26,10 @@ measures:
     win - rate`` (model first) or ``rate - exact first-player win`` (model
     second), with its binomial standard error, and, sharper, the paired
     difference with the exact self-play on the same dice, with the standard
-    error of the per-game differences. Played on RULES.md's one-level memory
-    (``one_level=True``: the game both tables are about) and on the paper
-    sheet (the simulator's default);
+    error of the per-game differences (:func:`solver.simulate.match`, with
+    the exact self-play as its baseline). Played on RULES.md's one-level
+    memory (``one_level=True``: the game both tables are about) and on the
+    paper sheet (the simulator's default);
 (d) at 10,000: if the model table (``tables/dix-mille.h5``, made by ``farkle
     solve dix-mille``) exists, ``--selfplay-games`` games of model self-play
     on the paper sheet next to the table's first-player win.
@@ -52,59 +53,36 @@ from machine import cpu_model
 
 # ------------------------------------------------------------ (b) decisions
 
-class Policy:
-    """One table's optimal decisions, as the simulator plays them
-    (solver.simulate: ``_OptimalCache.fill`` and the compiled loop), with
-    the values of the replay kept for the exact table's costs."""
+class TablePolicy:
+    """One table's optimal decisions, as the simulator plays them: its line
+    maps (solver.policies.player_states) and, per turn start, the policy's
+    tables with the replay's values (solver.policies.optimal_turn), kept
+    for the exact table's costs."""
 
     def __init__(self, solution):
-        from solver.simulate import player_states
+        from solver.policies import player_states
         self.solution = solution
-        self.rules = solution.rules
-        self.state_of, self.zero_of = player_states(self.rules, solution.space)
-        self.cache: dict = {}
+        self.state_of, self.zero_of = player_states(solution.rules, solution.space)
+        self.turns: dict = {}
 
-    def line(self, score, previous, crosses):
+    def state(self, line):
         """(m, zero_to or -1) of a line (units), as the simulator maps it."""
-        m = int(self.state_of[score, previous, crosses])
+        m = int(self.state_of[line])
         if m < 0:
-            raise RuntimeError(f"no state for line {(score, previous, crosses)}")
-        return m, int(self.zero_of[score, previous, crosses])
+            raise RuntimeError(f"no state for line {line}")
+        return m, int(self.zero_of[line])
 
-    def tables(self, mover_line, waiting_line):
-        from solver.solution import replay
-        m, z = self.line(*mover_line)
-        w, _ = self.line(*waiting_line)
-        key = (m, w, z)
-        if key not in self.cache:
-            rules = self.rules
-            D, rows = rules.dice, rules.target_units
-            Z, R, A, B = replay(self.solution, m, w, compiled=True,
-                                zero_to=None if z < 0 else z)
-            R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
-            fresh = float(self.solution.W[m, w]) if z < 0 else float(R[0, D])
-            self.cache[key] = (float(Z), R, A, np.asarray(B), fresh)
-        return self.cache[key]
-
-
-def keep_values(tables, s, t, n, k0, k1, dice, target):
-    """Value of each keep ``k0..k1-1`` of a roll, as the simulator values
-    them: a win 1, an overshoot Z, else A[t', n'] (hot dice: all dice)."""
-    Z, _, A, _, _ = tables
-    out = []
-    for k in range(k0, k1):
-        total = s + t + int(dice.keep_units[k])
-        if total == target:
-            out.append(1.0)
-        elif total > target:
-            out.append(Z)
-        else:
-            left = n - int(dice.keep_used[k])
-            out.append(float(A[t + int(dice.keep_units[k]), left if left > 0 else len(A[0]) - 1]))
-    return out
+    def turn(self, mover_line, waiting_line):
+        from solver.policies import optimal_turn
+        m, z = self.state(mover_line)
+        w, _ = self.state(waiting_line)
+        if (m, w, z) not in self.turns:
+            self.turns[(m, w, z)] = optimal_turn(self.solution, m, w, z)
+        return self.turns[(m, w, z)]
 
 
 def first_argmax(values):
+    """The simulator's choice among equal values: the first."""
     best, chosen = -math.inf, 0
     for i, v in enumerate(values):
         if v > best:
@@ -114,12 +92,18 @@ def first_argmax(values):
 
 def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     """Play ``games`` games of exact-optimal self-play (paper sheet) and
-    count, per kind, decisions, differing ones and their exact cost."""
-    from solver.simulate import dice_tables
+    count, per kind, decisions, differing ones and their exact cost. The
+    game itself (dice, sheets, crosses, offers) is the simulator's
+    (solver.simulate), the rules of a turn solver.turn_rules'; only the
+    turn's loop is written here, to see each decision of both tables."""
+    from solver.simulate import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, dice_tables,
+                                 end_turn, keep_value, player_line, start_game, throw)
+    from solver.turn_rules import (OVERSHOOT as OVERSHOOTS, WIN as WINS, TurnRules,
+                                   dice_left, keep_result, may_bank, may_take_over)
     dice = dice_tables(rules)
-    D, target, entry = rules.dice, rules.target_units, rules.entry_units
-    C, take_min = rules.crosses, rules.takeover_min_units
-    rng = np.random.default_rng(seed)
+    r = TurnRules.of(rules)
+    play = Games.new(rules, seed)
+    state, sheets = play.state, play.sheets
     count = {kind: [0, 0, 0, 0.0] for kind in ("take", "keep", "bank")}
     # per kind: decisions, differing, differing at a cost, exact cost summed
 
@@ -132,105 +116,61 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
                 c[2] += 1
                 c[3] += cost
 
+    def keep_values(turn, s, t, n, k0, k1):
+        # A win is worth 1 to the optimal policy (its store's win value).
+        return [keep_value(r, turn.A[None], 0, turn.Z, 1.0, s, t, n, int(dice.keep_units[k]),
+                           int(dice.keep_used[k]), bool(dice.keep_win[k]))
+                for k in range(k0, k1)]
+
     for _ in range(games):
-        sheets, crosses, fallen = [[], []], [0, 0], [False, False]
-        offer_t = offer_n = 0
-        p = 0
-        for _turn in range(10_000):
-            def line(q):
-                sheet = sheets[q]
-                s = sheet[-1] if sheet else 0
-                prev = s if fallen[q] else (sheet[-2] if len(sheet) > 1 else 0)
-                return s, prev, crosses[q]
-            me, opp = line(p), line(1 - p)
+        start_game(state, sheets, play.rng, play.common_seed)
+        while True:
+            seat = play.mover
+            me = tuple(int(x) for x in player_line(r, state, sheets, seat))
+            opp = tuple(int(x) for x in player_line(r, state, sheets, 1 - seat))
             s = me[0]
-            te, tm = exact.tables(me, opp), model.tables(me, opp)
-            t, n = 0, D
-            if offer_n > 0 and take_min is not None and s >= take_min:
-                take_e = te[1][offer_t, offer_n] > te[4]
-                take_m = tm[1][offer_t, offer_n] > tm[4]
-                record("take", take_e != take_m,
-                       abs(te[1][offer_t, offer_n] - te[4]))
+            te, tm = exact.turn(me, opp), model.turn(me, opp)
+            t, n, took = 0, r.dice, 0
+            offer_t, offer_n = play.offer
+            if offer_n > 0 and may_take_over(r, s):
+                take_e, take_m = bool(te.take[offer_t, offer_n]), bool(tm.take[offer_t, offer_n])
+                record("take", take_e != take_m, abs(te.R[offer_t, offer_n] - te.fresh))
                 if take_e:
-                    t, n = offer_t, offer_n
-            offer_t = offer_n = 0
+                    t, n, took = offer_t, offer_n, 1
             while True:
-                faces = rng.integers(0, 6, size=n)
-                r = int(dice.roll_of_code[int(dice.power[faces].sum())])
-                k0, k1 = int(dice.keep_first[r]), int(dice.keep_first[r + 1])
-                if dice.instant_win[r]:
-                    outcome = "win"
+                roll = int(throw(dice.power, dice.roll_of_code, play.script, state, play.rng, n))
+                k0, k1 = int(dice.keep_first[roll]), int(dice.keep_first[roll + 1])
+                if dice.instant_win[roll]:
+                    outcome = INSTANT_WIN
                     break
                 if k0 == k1:
-                    outcome = "zero"
+                    outcome = ZERO
                     break
-                ve = keep_values(te, s, t, n, k0, k1, dice, target)
+                ve = keep_values(te, s, t, n, k0, k1)
                 ke = first_argmax(ve)
                 if k1 - k0 > 1:
-                    km = first_argmax(keep_values(tm, s, t, n, k0, k1, dice, target))
+                    km = first_argmax(keep_values(tm, s, t, n, k0, k1))
                     record("keep", km != ke, ve[ke] - ve[km])
                 k = k0 + ke
                 t += int(dice.keep_units[k])
-                n -= int(dice.keep_used[k])
-                if s + t == target:
-                    outcome = "win"
+                result = keep_result(r, s, t, bool(dice.keep_win[k]))
+                if result == WINS:
+                    outcome = WIN
                     break
-                if s + t > target:
-                    outcome = "zero"
+                if result == OVERSHOOTS:
+                    outcome = OVERSHOOT
                     break
-                hot = n == 0
-                if hot:
-                    n = D
-                if (s > 0 or t >= entry) and not (rules.hot_dice_forced and hot):
-                    Re, Be = te[1][t, n], te[3][t, n]
-                    bank_e = Be >= Re
-                    bank_m = tm[3][t, n] >= tm[1][t, n]
-                    record("bank", bank_e != bank_m, abs(Be - Re))
+                n = dice_left(r, n, int(dice.keep_used[k]))
+                if may_bank(r, s, t, n):
+                    bank_e, bank_m = bool(te.bank[t, n]), bool(tm.bank[t, n])
+                    record("bank", bank_e != bank_m, abs(te.B[t, n] - te.R[t, n]))
                     if bank_e:
-                        outcome = "bank"
+                        outcome = BANK
                         break
-            if outcome == "win":
+            if outcome in (WIN, INSTANT_WIN):
                 break
-            if outcome == "bank":
-                sheets[p].append(s + t)
-                crosses[p], fallen[p] = 0, False
-                if 1 <= n <= D - 1:
-                    offer_t, offer_n = t, n
-            else:
-                crosses[p] += 1
-                if crosses[p] >= C:
-                    crosses[p] = 0
-                    if sheets[p]:
-                        sheets[p].pop()
-                    fallen[p] = True
-            p = 1 - p
+            end_turn(r, state, sheets, play.log, play.one_level, seat, outcome, t, n, took)
     return count
-
-
-# ------------------------------------------------------------- (c) matches
-
-def match(rules, exact, model, games: int, seed: int, one_level: bool) -> dict:
-    """Model against exact in both seatings, and exact self-play, on common
-    dice; the losses of (c) with their standard errors."""
-    from solver.simulate import simulate
-    kw = dict(seed=seed, common_dice=True, keep_winners=True, one_level=one_level)
-    started = time.perf_counter()
-    ref = simulate(rules, "optimal", "optimal", games, solution=exact, **kw)
-    first = simulate(rules, "optimal", "optimal", games, solution=model, solution_b=exact, **kw)
-    second = simulate(rules, "optimal", "optimal", games, solution=exact, solution_b=model, **kw)
-    fpw = exact.first_player_win
-    out = {"seconds": time.perf_counter() - started, "ref": ref, "first": first,
-           "second": second, "fpw": fpw}
-    a_ref = (ref.winners == 0).astype(np.float64)
-    for name, res, sign in (("first", first, 1), ("second", second, -1)):
-        assert res.unfinished == 0 and ref.unfinished == 0
-        d = a_ref - (res.winners == 0).astype(np.float64)     # model first: exact - model
-        out[name + "_loss"] = sign * (fpw - res.win_rate_a)
-        out[name + "_loss_se"] = res.stderr
-        out[name + "_paired"] = sign * float(d.mean())
-        out[name + "_paired_se"] = float(d.std(ddof=1) / math.sqrt(games))
-        out[name + "_games_differ"] = int(np.sum(res.winners != ref.winners))
-    return out
 
 
 # -------------------------------------------------------------------- main
@@ -261,7 +201,7 @@ def main(argv=None) -> int:
 
     from solver.solve import solve_game
     from solver.rules import get_rules
-    from solver.simulate import simulate
+    from solver.simulate import match, simulate
 
     machine = (f"{os.cpu_count()} cores (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}; "
                f"Python {platform.python_version()}, numpy {np.__version__}, "
@@ -292,7 +232,7 @@ def main(argv=None) -> int:
         record(target, "first player win, model", fm)
 
         started = time.perf_counter()
-        ep, mp = Policy(exact), Policy(model)
+        ep, mp = TablePolicy(exact), TablePolicy(model)
         counts = compare_decisions(rules, ep, mp, args.decision_games, args.seed)
         seconds = time.perf_counter() - started
         say(f"{target}: decisions compared in {seconds:.1f} s: {counts}")
@@ -311,31 +251,45 @@ def main(argv=None) -> int:
                      f"{differ:,} / {total:,} = {100 * differ / total:.3f}%", ""))
 
         for one_level, rule in ((True, "one-level memory"), (False, "paper sheet")):
-            out = match(rules, exact, model, args.games, args.seed, one_level)
-            say(f"{target}: matches ({rule}) in {out['seconds']:.1f} s")
-            ref = out["ref"]
+            started = time.perf_counter()
+            # (c): model (X) against exact (Y), both seatings, compared game by
+            # game with exact self-play on the same dice.
+            ref = simulate(rules, "optimal", "optimal", args.games, seed=args.seed,
+                           solution=exact, common_dice=True, keep_winners=True,
+                           one_level=one_level)
+            out = match(rules, "optimal", "optimal", args.games, args.seed, solution=model,
+                        solution_y=exact, one_level=one_level, baseline=ref)
+            seconds = time.perf_counter() - started
+            assert ref.unfinished == out.first.unfinished == out.second.unfinished == 0
+            say(f"{target}: matches ({rule}) in {seconds:.1f} s")
+            fpw = exact.first_player_win
             note = (f"{args.games:,} games each, common dice, seed {args.seed}, {rule}; "
-                    f"{out['seconds']:.0f} s")
+                    f"{seconds:.0f} s")
             rows.append((target, f"(c) exact self-play, A wins ({rule})",
                          f"{ref.win_rate_a:.5f} ± {ref.stderr:.5f}",
-                         f"table {out['fpw']:.5f}; {ref.deep_fall_games:,} games with a "
+                         f"table {fpw:.5f}; {ref.deep_fall_games:,} games with a "
                          f"second fall without a bank; " + note))
             record(target, f"exact self-play, first player wins ({rule})", ref.win_rate_a)
-            for seat, label in (("first", "A = model, B = exact"),
-                                ("second", "A = exact, B = model")):
-                res = out[seat]
-                record(target, f"model {seat}: paired loss ({rule})", out[seat + "_paired"])
-                record(target, f"model {seat}: paired loss, standard error ({rule})",
-                       out[seat + "_paired_se"])
+            # The model's loss in a seat: the exact table's win in that seat
+            # minus the model's there; paired: minus X's gain over the baseline.
+            seats = (("first", "A = model, B = exact", out.first, fpw - out.win_first,
+                      out.win_first_se, out.paired_first, out.paired_first_se,
+                      out.differ_first),
+                     ("second", "A = exact, B = model", out.second,
+                      (1 - fpw) - out.win_second, out.win_second_se, out.paired_second,
+                      out.paired_second_se, out.differ_second))
+            for seat, label, res, loss, loss_se, gain, gain_se, differ in seats:
+                record(target, f"model {seat}: paired loss ({rule})", -gain)
+                record(target, f"model {seat}: paired loss, standard error ({rule})", gain_se)
                 rows.append((target, f"(c) {label}: A wins ({rule})",
                              f"{res.win_rate_a:.5f} ± {res.stderr:.5f}", note))
                 rows.append((target, f"(c) model {seat}: loss vs the table ({rule})",
-                             f"{out[seat + '_loss']:+.5f} ± {out[seat + '_loss_se']:.5f}",
+                             f"{loss:+.5f} ± {loss_se:.5f}",
                              "exact first-player win - rate" if seat == "first"
                              else "rate - exact first-player win"))
                 rows.append((target, f"(c) model {seat}: paired loss vs exact self-play ({rule})",
-                             f"{out[seat + '_paired']:+.6f} ± {out[seat + '_paired_se']:.6f}",
-                             f"{out[seat + '_games_differ']:,} games with another winner"))
+                             f"{-gain:+.6f} ± {gain_se:.6f}",
+                             f"{differ:,} games with another winner"))
 
     # (d) the model at 10,000 under the paper sheet
     from solver.tables import default_path, read_table

@@ -1,10 +1,13 @@
 """Play whole games with real dice, to check the tables and compare policies.
 
-The simulator reads RULES.md, not the solver: apart from the dice engine
-(:func:`solver.dice.rolls` and :func:`solver.dice.keeps`, which list the
-distinct rolls and the legal keeps of each) it has its own turn loop over
-thrown dice, and its own score sheets. Only the ``optimal`` policy reads the
-solver, through :func:`solver.solution.replay` of a :class:`solver.solution.Solution`.
+The simulator has its own game loop over thrown dice and its own score
+sheets; what a keep, a bank, an offer and a cross do it asks the turn rules
+(:mod:`solver.compiled_rules`, over a :class:`solver.turn_rules.TurnRules`
+record), which the solver asks too. The dice are
+:func:`solver.policies.dice_tables` (every distinct roll and its legal
+keeps, from :mod:`solver.dice`); how each player chooses is
+:mod:`solver.policies` (the ``optimal`` policy reads the solved table
+through :func:`solver.solution.replay`).
 
 Mechanics (one compiled loop, :func:`_run`, serves every policy)
 ----------------------------------------------------------------
@@ -13,29 +16,21 @@ Mechanics (one compiled loop, :func:`_run`, serves every policy)
   holds an instant win (``rules.instant_wins``: five 1s in cinq-mille) wins
   the game at once: nobody would set it aside for less, and RULES.md says the
   roll wins "at any time, also before opening". A roll without a keep is a
-  zero roll. Otherwise the policy picks one legal keep, ``t += points``,
-  ``n -= dice kept``, and:
-  - at-least target: ``s + t >= target`` wins at once (the bank is legal: the
-    target is above the entry);
-  - exact target: ``s + t == target`` wins, ``s + t > target`` ends the turn
-    as a zero turn (overshoot);
-  - ``n == 0`` is hot dice: ``n = dice``; if ``rules.hot_dice_forced`` the
-    player must roll again, else they may bank or roll;
-  - the bank is legal when the entry is met (``s > 0`` or ``t >= entry``) and
-    not on forced hot dice. The policy banks or rolls.
-* A bank writes ``s + t`` on the player's sheet, or ``min(s + t, cap)`` with
-  ``rules.score_cap_units`` (cinq-mille-last1000: a player at the cap may
-  still bank, and stays there). It erases the player's crosses. A bank with
-  ``1 <= n <= dice - 1`` dice unset is offered to the next player.
-* Take-over: the next player, when ``rules.takeover_min_units`` is set and
-  their score is at least that (hence entered), may start their turn holding
-  the offered total and rolling the offered dice instead of all dice from 0.
-  An offer not taken at once is gone.
+  zero roll. Otherwise the policy picks one legal keep (under the keep rule
+  ``all`` the one forced keep) and ``keep_result`` says whether it wins,
+  overshoots an exact target (a zero turn) or goes on; ``dice_left`` gives
+  the dice in hand (all of them after hot dice); ``may_bank`` whether the
+  policy may bank now (entry, forced hot dice).
+* A bank writes ``banked_score`` on the player's sheet and erases their
+  crosses (``after_bank``); ``offer`` says which dice the next player is
+  offered, and ``may_take_over`` whether they may take the offer (start
+  their turn holding its total and rolling its dice). An offer not taken at
+  once is gone.
 * Crosses (``rules.crosses > 0``, dix-mille) on the whole paper sheet: the
   sheet is the list of the player's banked scores; a turn without a bank
-  (zero roll or overshoot) is a cross; at the ``crosses``-th consecutive
-  cross the last score is struck off the sheet (the player goes back to the
-  score before their last bank, 0 if none) and the crosses are erased. Six
+  (zero roll or overshoot) is a cross (``add_cross``); at the last one the
+  last score is struck off the sheet (the player goes back to the score
+  before their last bank, 0 if none) and the crosses are erased. Six
   crosses in a row thus go back two banks, and so on down the sheet. (The
   solver's tables use the one-level model of RULES.md; the simulator plays
   the paper rule, so the two can be compared. ``one_level=True`` plays the
@@ -46,71 +41,27 @@ Mechanics (one compiled loop, :func:`_run`, serves every policy)
 * A game that reaches ``max_turns`` turns (both players counted) is stopped
   and reported as unfinished, not counted as a win for anyone.
 
-Policies (data fed to the same loop)
-------------------------------------
-Every non-random policy is a *table policy*: a keep is the argmax of
-``value(t', n')`` over the legal keeps (first in the order: instant win, most
-points, fewest dice; a keep that wins is worth ``win``, an overshoot
-``overshoot``); ``bank[t, n]`` says bank when the bank is legal; ``take[t, n]``
-says take an offer of ``t`` units with ``n`` dice.
-
-* ``threshold:X`` -- value = turn total (so: a winning keep if any, else the
-  most points that do not overshoot an exact target); bank as soon as the
-  turn total is at least ``X`` points and the bank is legal; take an offer
-  when its total is at least ``X``. Two guards (also for ``expected``): no
-  bank at the score cap (it would change nothing: the last points must then
-  come in one turn), and no take-over of an offer that already reaches an
-  exact target (RULES.md: nothing but a zero turn is left).
-* ``expected`` -- maximise the expected points banked this turn, ignoring
-  both scores: a DP over (turn total, dice in hand) with bank value ``t``,
-  zero roll 0, hot dice forced where the rules force them, totals beyond
-  :data:`EXPECTED_TOP_POINTS` banked; the target, the entry, the cap and the
-  crosses are ignored by the DP (an instant win counts as the target's
-  points). At the table a winning keep is taken, an overshooting keep is
-  worth 0, the entry and the forced hot dice are obeyed (the bank is simply
-  not legal then) and the two guards above apply. Take an offer when its
-  expected points ``R(t, n)`` beat a fresh turn's ``R(0, dice)``.
-* ``random`` -- every legal keep with equal probability; bank or roll with
-  probability 1/2 each when the bank is legal; take an offer with
-  probability 1/2.
-* ``optimal`` -- the solved table. For the mover in player state ``m``
-  against ``w``, :func:`solver.solution.replay` gives ``(Z, R, A, B)``;
-  value = ``A`` (win 1, overshoot ``Z``), bank when the bank value
-  ``B[t, n]`` is at least ``R[t, n]``, take when ``R[t, n]`` beats the
-  value of a fresh turn (``W[m, w]``, or ``R[0, dice]`` under a look-ahead,
-  below). These tables are computed the first time a turn start
-  ``(m, w, zero_to)`` comes up (the compiled loop returns to Python to ask
-  for them) and cached, so the optimal policy runs in the same compiled loop
-  as the others. Each seat may read its own solved table (``solution`` for
-  A, ``solution_b`` for B), so that two tables of one game can be matched.
-
 Optimal play with crosses (dix-mille)
 -------------------------------------
 A table's player state comes from the paper sheet as a
 :class:`solver.states.Line`: score = the last entry, previous = the entry
 before it (0 if none), crosses = the current crosses, mapped by
-:func:`solver.states.player_state` (built once per table into an array
-``[score, previous, crosses] -> (state, zero_to)`` that the compiled loop
-reads). The sheet is the whole paper sheet (a fall strikes one entry off,
-and six crosses in a row go back two banks), but the tables use the
-one-level memory of RULES.md, where a fallen player's previous score *is*
-their score (the *fallen* state: nothing left to lose). So a player who has
-fallen since their last bank is looked up in the fallen state
-``previous = score``, even though the simulator's sheet may still hold an
-older entry, which a further three crosses will indeed strike off. Table
-and simulator thus differ only after six zero turns of one player without
-a bank in between; the simulator plays the paper rule and so measures that
-difference.
+:func:`solver.policies.player_states`. The tables use the one-level memory
+of RULES.md, where a fallen player's previous score *is* their score (the
+*fallen* state: nothing left to lose). So a player who has fallen since
+their last bank is looked up in the fallen state ``previous = score``, even
+though the sheet may still hold an older entry, which a further three
+crosses will indeed strike off. ``memory="model"`` tables forget the
+previous score; the policy is then the model's values with an exact
+look-ahead of one turn for a mover on their last cross
+(:func:`solver.policies.optimal_turn` with ``zero_to``).
 
-* ``memory="exact"`` tables: the state is (score, previous, crosses), and a
-  zero turn leads where the table says.
-* ``memory="model"`` tables forget the previous score (only the fallen
-  state is told apart); the policy is the model's values with an exact
-  look-ahead of one turn: a mover on their last cross who has not fallen
-  replays their turn with the zero-turn value of the *true* fall,
-  ``zero_to = space.find(previous, previous)`` (:func:`replay` with
-  ``zero_to``), exactly as the advice does. The decision tables are then
-  cached per ``(m, w, zero_to)``.
+The loop returns to Python when it needs the optimal tables of a turn
+start it has not seen (:class:`solver.policies.OptimalCache` fills them);
+its arguments are records: the rules (:class:`TurnRules`), the dice
+(:class:`solver.policies.DiceTables`), the decision tables
+(:class:`solver.policies.PolicyTables`), where the optimal tables are
+(:class:`OptimalIndex`) and the games themselves (:class:`Games`).
 
 Randomness: one splitmix64 stream seeded from ``seed`` (via
 ``numpy.random.SeedSequence``) for the whole run, A moving first in every
@@ -118,8 +69,7 @@ game; the same seed gives the same games whatever the batch sizes and the
 cache state of the optimal tables. With ``common_dice=True`` each game has
 its own stream, seeded from ``seed`` and the game's number: two runs with
 the same seed then throw the same dice in every game until their players
-first decide differently (common random numbers, to compare two policies
-game by game; ``keep_winners=True`` returns each game's winner).
+first decide differently (common random numbers: :func:`match`).
 """
 
 from __future__ import annotations
@@ -127,21 +77,24 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from .dice import keeps, rolls
+from .compiled_rules import (add_cross, after_bank, banked_score, dice_left, keep_result,
+                             may_bank, may_take_over, offer, renew_stamp)
 from .errors import UsageError
+from .policies import (EXPECTED_TOP_POINTS, OPTIMAL, POLICY_NAMES, RANDOM,  # noqa: F401
+                       DiceTables, OptimalCache, Policy, TableStore, dice_tables, expected_turn,
+                       optimal_tables, parse_policy, player_states)
 from .rules import Rules
-from .solution import replay
+from .turn_rules import OVERSHOOT as KEEP_OVERSHOOTS, WIN as KEEP_WINS, TurnRules
+
+renew_stamp(__file__)
 
 MAX_TURNS = 10_000
 """A game still running after this many turns is stopped and reported."""
-
-EXPECTED_TOP_POINTS = 100_000
-"""The ``expected`` policy's DP banks every turn total above this."""
 
 OPTIMAL_CACHE_BYTES = 512 * 2 ** 20
 """Memory for the optimal policy's per-turn-start tables; when full the
@@ -150,8 +103,6 @@ cache is emptied and refilled on demand."""
 BATCH = 1 << 14
 """Games per call of the compiled loop (a progress report after each)."""
 
-# Policy kinds in the compiled loop.
-_TABLE, _OPTIMAL, _RANDOM = 0, 1, 2
 # Turn outcomes (and log kinds).
 BANK, ZERO, OVERSHOOT, WIN, INSTANT_WIN, FALL = 0, 1, 2, 3, 4, 5
 OUTCOMES = {BANK: "bank", ZERO: "zero", OVERSHOOT: "overshoot", WIN: "win",
@@ -170,303 +121,84 @@ _DONE, _NEED_TABLE, _UNKNOWN_SCORE, _SCRIPT_END = 0, 1, 2, 3
 # would have, under ``one_level``): where paper sheet and RULES.md differ.
 
 
-# ------------------------------------------------------------------ policies
+# ------------------------------------------------------------------ records
 
-@dataclass(frozen=True)
-class Policy:
-    """A way to play; see the module docstring. ``threshold`` is in points."""
-    kind: str
-    threshold: int | None = None
-    guards: bool = True
-    """The two guards of ``threshold`` and ``expected`` (off only in tests
-    of the mechanics)."""
+class Games(NamedTuple):
+    """The games being played, as the compiled loop reads and writes them."""
+    state: np.ndarray
+    """The loop's state vector (fields ``_GAME`` ... above)."""
+    sheets: np.ndarray
+    """``sheets[seat, entry]``: each player's banked scores, in units."""
+    rng: np.ndarray
+    """The splitmix64 state (one value)."""
+    script: np.ndarray
+    """Dice to throw in this order, or empty: thrown from ``rng``."""
+    log: np.ndarray
+    """One row per turn and fall: game, turn, seat, outcome, turn total,
+    score after, took over (as many rows as it has)."""
+    common_seed: np.ndarray
+    """One value: each game its own dice stream seeded from it and the
+    game's number; empty: one stream for the whole run."""
+    winners: np.ndarray
+    """Each game's winner (0: A, 1: B, -1: unfinished), or empty."""
+    max_turns: int
+    one_level: bool
+    """The third cross of a fallen player changes nothing (RULES.md)
+    instead of striking the next score off the paper sheet."""
 
-    def __str__(self) -> str:
-        return f"threshold:{self.threshold}" if self.kind == "threshold" else self.kind
-
-
-POLICY_NAMES = ("optimal", "threshold:X", "expected", "random")
-
-
-def parse_policy(text: str) -> Policy:
-    """``optimal``, ``threshold:X`` (X points, an integer >= 0), ``expected``
-    or ``random``."""
-    if isinstance(text, Policy):
-        return text
-    word = str(text).strip().lower()
-    if word in ("optimal", "expected", "random"):
-        return Policy(word)
-    if word.startswith("threshold:"):
-        value = word.split(":", 1)[1].strip()
-        try:
-            points = int(value)
-        except ValueError:
-            raise UsageError(f"policy {text!r}: the threshold must be a whole number of "
-                             f"points, as in threshold:300") from None
-        if points < 0:
-            raise UsageError(f"policy {text!r}: the threshold must not be negative")
-        return Policy("threshold", points)
-    raise UsageError(f"unknown policy {text!r}; known policies: {', '.join(POLICY_NAMES)}")
-
-
-# --------------------------------------------------------------- dice tables
-
-@dataclass(frozen=True)
-class DiceTables:
-    """Every distinct roll of 1..dice dice and all its legal keeps.
-
-    A thrown roll is found by its code ``sum(power[face - 1])`` with
-    ``power[f] = (dice + 1) ** f``: ``roll_of_code[code]``. Roll ``r`` has
-    probability ``prob[r]``, ``dice_of[r]`` dice, ``instant_win[r]`` and keeps
-    ``keep_first[r]`` to ``keep_first[r + 1] - 1`` (points in units, dice
-    used), ordered instant win first, then most points, then fewest dice."""
-    power: np.ndarray
-    roll_of_code: np.ndarray
-    prob: np.ndarray
-    dice_of: np.ndarray
-    instant_win: np.ndarray
-    keep_first: np.ndarray
-    keep_units: np.ndarray
-    keep_used: np.ndarray
-    keep_win: np.ndarray
-
-
-_DICE_CACHE: dict = {}
-
-
-def dice_tables(rules: Rules) -> DiceTables:
-    key = (rules.dice, rules.unit, rules.scoring, rules.straights, rules.instant_wins)
-    if key in _DICE_CACHE:
-        return _DICE_CACHE[key]
-    D = rules.dice
-    power = (D + 1) ** np.arange(6, dtype=np.int64)
-    roll_of_code = -np.ones((D + 1) ** 6, dtype=np.int64)
-    prob, dice_of, instant, first, units, used, wins = [], [], [], [0], [], [], []
-    for n in range(1, D + 1):
-        for counts, p in rolls(n):
-            roll_of_code[int(np.dot(counts, power))] = len(prob)
-            options = sorted(keeps(rules, counts), key=lambda k: (not k.win, -k.points, k.used))
-            prob.append(float(p))
-            dice_of.append(n)
-            instant.append(any(k.win for k in options))
-            for k in options:
-                units.append(k.points // rules.unit)
-                used.append(k.used)
-                wins.append(k.win)
-            first.append(len(units))
-    tables = DiceTables(power, roll_of_code, np.array(prob), np.array(dice_of, dtype=np.int64),
-                        np.array(instant, dtype=np.bool_), np.array(first, dtype=np.int64),
-                        np.array(units, dtype=np.int64), np.array(used, dtype=np.int64),
-                        np.array(wins, dtype=np.bool_))
-    _DICE_CACHE[key] = tables
-    return tables
-
-
-# ------------------------------------------------------ the expected policy
-
-@njit(cache=True)
-def _expected_dp(dice, forced, top, win_units, prob, dice_of, instant_win, keep_first,
-                 keep_units, keep_used):
-    """Expected points banked from (turn total t, about to roll n dice),
-    maximising them: ``R[t, n]``; ``V[t, n]`` after a keep (bank or roll)."""
-    R = np.zeros((top + 1, dice + 1))
-    V = np.zeros((top + 1, dice + 1))
-    for t in range(top, -1, -1):
-        for r in range(len(prob)):
-            n = dice_of[r]
-            if instant_win[r]:
-                best = t + win_units
-            elif keep_first[r] == keep_first[r + 1]:
-                best = 0.0
-            else:
-                best = -1.0
-                for k in range(keep_first[r], keep_first[r + 1]):
-                    t2 = t + keep_units[k]
-                    n2 = n - keep_used[k]
-                    if n2 == 0:
-                        n2 = dice
-                    v = t2 if t2 > top else V[t2, n2]
-                    if v > best:
-                        best = v
-            R[t, n] += prob[r] * best
-        for n in range(1, dice + 1):
-            V[t, n] = R[t, n]
-            if t > 0 and not (forced and n == dice) and t > V[t, n]:
-                V[t, n] = t
-    return R, V
-
-
-@lru_cache(maxsize=16)
-def expected_turn(rules: Rules):
-    """``(R, V)`` of the ``expected`` policy in units, rows 0 to
-    :data:`EXPECTED_TOP_POINTS` / unit (or the target, if larger)."""
-    d = dice_tables(rules)
-    top = max(rules.target, EXPECTED_TOP_POINTS) // rules.unit
-    return _expected_dp(rules.dice, rules.hot_dice_forced, top, rules.target_units,
-                        d.prob, d.dice_of, d.instant_win, d.keep_first, d.keep_units,
-                        d.keep_used)
-
-
-def _fixed_tables(policy: Policy, rules: Rules):
-    """(value, bank, take, overshoot value, win value) of a table policy."""
-    rows, D = rules.target_units, rules.dice
-    t = np.arange(rows)[:, None] * np.ones(D + 1)
-    if policy.kind == "threshold":
-        x = -(-policy.threshold // rules.unit)
-        return t.copy(), (t >= x).astype(np.uint8), (t >= x).astype(np.uint8), -1.0, 1e300
-    if policy.kind == "expected":
-        R, V = expected_turn(rules)
-        bank = (t >= R[:rows]).astype(np.uint8)
-        take = (R[:rows] > R[0, D]).astype(np.uint8)
-        return V[:rows].copy(), bank, take, 0.0, 1e300
-    # random: tables unused
-    return np.zeros((rows, D + 1)), np.zeros((rows, D + 1), np.uint8), \
-        np.zeros((rows, D + 1), np.uint8), 0.0, 1.0
-
-
-# ------------------------------------------------------- the optimal policy
-
-def player_states(rules: Rules, space):
-    """``(state, zero_to)`` arrays indexed ``[score, previous, crosses]``
-    (units; axes 1 and 2 have length 1 in a game without crosses): the
-    player state and the look-ahead state (-1: none) of every score-sheet
-    line, from :func:`solver.states.player_state`; -1 where the line cannot
-    occur in ``space``."""
-    from .states import Line, player_state
-    rows, unit = rules.target_units, rules.unit
-    if not rules.crosses:
-        state = -np.ones((rows, 1, 1), dtype=np.int64)
-        state[np.asarray(space.score), 0, 0] = np.arange(space.size)
-        return state, -np.ones_like(state)
-    C = rules.crosses
-    state = -np.ones((rows, rows, C), dtype=np.int64)
-    zero_to = -np.ones((rows, rows, C), dtype=np.int64)
-    first = max(rules.entry_units, 1)
-    for s in range(rows):
-        for prev in [0] + list(range(first, s + 1)):
-            for c in range(C):
-                try:
-                    m, z = player_state(rules, space, Line(s * unit, c, prev * unit), "player")
-                except UsageError:
-                    continue
-                z = -1 if z is None else z
-                state[s, prev, c] = m
-                zero_to[s, prev, c] = z
-    return state, zero_to
-
-
-class _OptimalCache:
-    """Decision tables of the optimal policy of one solved table per turn
-    start (m, w, zero_to), in the slots 2.. of the shared slot store (slots
-    0 and 1 hold the fixed tables of players A and B); the slot of a turn
-    start is found in the machine's hash of keys (:meth:`key`)."""
-
-    def __init__(self, solution, rules: Rules, base: int = 0):
-        self.solution = solution
-        space = solution.space
-        self.space = space
-        self.rules = rules
-        self.P = space.size
-        self.base = base
-        """Offset of this table's keys (two tables share one hash)."""
-        self.W = np.asarray(solution.W)
-        self.replays = 0
-        self.resets = 0
-        self.seconds = 0.0
-
-    @cached_property
-    def _maps(self):
-        return player_states(self.rules, self.space)
+    @classmethod
+    def new(cls, rules: Rules, seed: int, max_turns: int = MAX_TURNS, start=(0, 0),
+            script=None, log_size: int = 0, common_dice: bool = False, winners: int = 0,
+            one_level: bool = False) -> "Games":
+        state = np.zeros(_STATE_SIZE, dtype=np.int64)
+        for seat, points in enumerate(start):
+            if points % rules.unit or not 0 <= points < rules.target:
+                raise UsageError(f"start score {points} is not a score below the target")
+            state[_START_A + seat] = points // rules.unit
+        script = np.asarray(script if script is not None else [], dtype=np.int64)
+        if np.any((script < 1) | (script > 6)):
+            raise UsageError("scripted dice must be 1 to 6")
+        first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+        return cls(state, np.zeros((2, int(max_turns) + 2), dtype=np.int64),
+                   np.array([first], dtype=np.uint64), script,
+                   np.zeros((log_size, 7), dtype=np.int64),
+                   np.array([first] if common_dice else [], dtype=np.uint64),
+                   np.zeros(winners, dtype=np.int8), int(max_turns), bool(one_level))
 
     @property
-    def state_of(self) -> np.ndarray:
-        return self._maps[0]
+    def mover(self) -> int:
+        return int(self.state[_MOVER])
 
     @property
-    def zero_of(self) -> np.ndarray:
-        return self._maps[1]
-
-    @property
-    def key_span(self) -> int:
-        return self.P * self.P * (self.P + 1)
-
-    @property
-    def most_keys(self) -> int:
-        """A bound on the turn starts (with look-ahead) that can come up."""
-        lookahead = self.rules.target_units if self.space.memory == "model" else 0
-        return self.P * self.P * (1 + lookahead)
-
-    def key(self, m: int, w: int, z: int) -> int:
-        """Same as the compiled loop's: ``z`` is the look-ahead state or -1."""
-        return self.base + (m * self.P + w) * (self.P + 1) + z + 1
-
-    def fill(self, store, slot: int, m: int, w: int, z: int = -1) -> None:
-        started = time.perf_counter()
-        rules, space, W = self.rules, self.space, self.W
-        D, rows = rules.dice, rules.target_units
-        zero_to = None if z < 0 else int(z)
-        Z, R, A, B = replay(self.solution, m, w, compiled=True, zero_to=zero_to)
-        R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
-        store.V[slot] = A
-        store.Z[slot] = Z
-        store.win[slot] = 1.0
-        # Bank where it is allowed and worth at least rolling on.
-        T = rows - int(space.score[m])
-        bank = np.zeros((rows, D + 1), dtype=np.uint8)
-        bank[:T] = B >= R[:T]
-        store.bank[slot] = bank
-        # Take over when it beats a fresh turn (under a look-ahead the fresh
-        # turn is worth the replayed R[0, D], not the model's W[m, w]).
-        fresh = W[m, w] if zero_to is None else R[0, D]
-        take = np.zeros((rows, D + 1), dtype=np.uint8)
-        take[:, 1:D] = R[:, 1:D] > fresh
-        store.take[slot] = take
-        self.replays += 1
-        self.seconds += time.perf_counter() - started
+    def offer(self) -> tuple[int, int]:
+        """(turn total, dice) offered to the mover; (0, 0): none."""
+        return int(self.state[_OFFER_T]), int(self.state[_OFFER_N])
 
 
-def optimal_tables(solution, m: int, w: int, zero_to: int | None = None):
-    """The ``optimal`` policy's tables at the turn start of mover ``m``
-    against ``w`` (player states; ``zero_to``: the look-ahead state of a
-    model table, as :func:`solver.states.player_state` gives it), for
-    inspection and tests: ``(value, bank, take, Z)``, indexed ``[t, n]``
-    (turn total in units, dice)."""
-    store = _Store(solution.rules, 3)
-    _OptimalCache(solution, solution.rules).fill(store, 2, m, w,
-                                                 -1 if zero_to is None else zero_to)
-    return store.V[2], store.bank[2].astype(bool), store.take[2].astype(bool), float(store.Z[2])
-
-
-class _Store:
-    """Decision tables by slot: value V, bank, take (uint8), overshoot value
-    Z and win value per slot."""
-
-    def __init__(self, rules: Rules, slots: int):
-        rows, D = rules.target_units, rules.dice
-        self.V = np.zeros((slots, rows, D + 1))
-        self.bank = np.zeros((slots, rows, D + 1), dtype=np.uint8)
-        self.take = np.zeros((slots, rows, D + 1), dtype=np.uint8)
-        self.Z = np.zeros(slots)
-        self.win = np.ones(slots)
-        self.used = 2
-
-    @property
-    def slots(self) -> int:
-        return len(self.Z)
-
-    @property
-    def slot_bytes(self) -> int:
-        return self.V[0].nbytes + self.bank[0].nbytes + self.take[0].nbytes + 16
-
-    def grow(self, slots: int) -> None:
-        for name in ("V", "bank", "take", "Z", "win"):
-            old = getattr(self, name)
-            new = np.zeros((slots,) + old.shape[1:], dtype=old.dtype)
-            new[:len(old)] = old
-            setattr(self, name, new)
+class OptimalIndex(NamedTuple):
+    """Where the compiled loop finds the optimal policy's tables: the
+    open-addressing hash ``hash_keys`` -> ``hash_slots`` (-1: empty) from a
+    turn start's key (:meth:`solver.policies.OptimalCache.key`) to its slot
+    in the table store; and per seat its table's line maps
+    ``state_of``/``zero_of[seat, score, previous, crosses]``
+    (:func:`solver.policies.player_states`), number of player states and
+    key base."""
+    hash_keys: np.ndarray
+    hash_slots: np.ndarray
+    state_of: np.ndarray
+    zero_of: np.ndarray
+    states: np.ndarray
+    key_base: np.ndarray
 
 
 # --------------------------------------------------------------- the kernel
+#
+# A record passed to a compiled function costs an atomic reference count
+# (up and down) per array it holds, per call: tens of nanoseconds, as much
+# as a whole roll (measured: records passed per turn made the loop six
+# times slower). So :func:`_run` takes its records apart once per call,
+# and the helpers it calls per game, turn, roll or keep take the arrays
+# they read and are inlined into it (another tenth of the time).
 
 @njit(cache=True, inline="always")
 def _next(rng):
@@ -484,29 +216,29 @@ def _below(rng, k):
     return np.int64(_next(rng) % np.uint64(k))
 
 
-@njit(cache=True)
-def _score(sheets, st, p):
-    length = st[_LEN_A + p]
-    return sheets[p, length - 1] if length > 0 else 0
+@njit(cache=True, inline="always")
+def _score(state, sheets, seat):
+    length = state[_LEN_A + seat]
+    return sheets[seat, length - 1] if length > 0 else 0
 
 
 @njit(cache=True)
-def _line(sheets, st, p, crosses):
-    """(score, previous, crosses) of player ``p`` for a table lookup: the
-    previous score is the entry before the last (0 if none), or the score
-    itself when the player has fallen since their last bank (module
+def player_line(rules, state, sheets, seat):
+    """(score, previous, crosses) of ``seat`` for a table lookup: the
+    previous score is the sheet's entry before the last (0 if none), or the
+    score itself when the player has fallen since their last bank (module
     docstring); (score, 0, 0) in a game without crosses."""
-    length = st[_LEN_A + p]
-    s = sheets[p, length - 1] if length > 0 else 0
-    if crosses == 0:
-        return s, 0, 0
-    if st[_FALLEN_A + p] != 0:
-        prev = s
+    length = state[_LEN_A + seat]
+    score = sheets[seat, length - 1] if length > 0 else 0
+    if rules.crosses == 0:
+        return score, 0, 0
+    if state[_FALLEN_A + seat] != 0:
+        previous = score
     elif length >= 2:
-        prev = sheets[p, length - 2]
+        previous = sheets[seat, length - 2]
     else:
-        prev = 0
-    return s, prev, st[_CROSS_A + p]
+        previous = 0
+    return score, previous, state[_CROSS_A + seat]
 
 
 @njit(cache=True)
@@ -527,209 +259,262 @@ def _hash_put(keys, values, key, value):
     values[i] = value
 
 
-@njit(cache=True)
-def _log(log, st, p, kind, t, score, took):
-    c = st[_LOG_COUNT]
-    if c < log.shape[0]:
-        log[c, 0] = st[_GAME]
-        log[c, 1] = st[_TURNS]
-        log[c, 2] = p
-        log[c, 3] = kind
-        log[c, 4] = t
-        log[c, 5] = score
-        log[c, 6] = took
-        st[_LOG_COUNT] = c + 1
+@njit(cache=True, inline="always")
+def _log(state, log, seat, kind, turn_total, score, took):
+    row = state[_LOG_COUNT]
+    if row < log.shape[0]:
+        log[row, 0] = state[_GAME]
+        log[row, 1] = state[_TURNS]
+        log[row, 2] = seat
+        log[row, 3] = kind
+        log[row, 4] = turn_total
+        log[row, 5] = score
+        log[row, 6] = took
+        state[_LOG_COUNT] = row + 1
+
+
+@njit(cache=True, inline="always")
+def throw(power, roll_of_code, script, state, rng, in_hand):
+    """Throw ``in_hand`` dice (the script's next ones, or from ``rng``): the
+    roll's index in the dice tables, or -1 when the script ran out."""
+    code = 0
+    if len(script) > 0:
+        pos = state[_SCRIPT_POS]
+        if pos + in_hand > len(script):
+            return -1
+        for i in range(in_hand):
+            code += power[script[pos + i] - 1]
+        state[_SCRIPT_POS] = pos + in_hand
+    else:
+        z = _next(rng)
+        for i in range(in_hand):
+            code += power[np.int64(z % np.uint64(6))]
+            z = z // np.uint64(6)
+    return roll_of_code[code]
+
+
+@njit(cache=True, inline="always")
+def keep_value(rules, V, slot, overshoot_value, win_value, score, turn_total, in_hand, units,
+               used, instant_win):
+    """What a keep is worth to a table policy (:mod:`solver.policies`):
+    ``win_value`` if it wins, ``overshoot_value`` if it overshoots, else
+    ``V[slot, t', n']`` at the turn total and dice in hand after it. (The
+    slot is an index, not a view ``V[slot]``: a view per turn is slower.)"""
+    after = turn_total + units
+    result = keep_result(rules, score, after, instant_win)
+    if result == KEEP_WINS:
+        return win_value
+    if result == KEEP_OVERSHOOTS:
+        return overshoot_value
+    return V[slot, after, dice_left(rules, in_hand, used)]
+
+
+@njit(cache=True, inline="always")
+def start_game(state, sheets, rng, common_seed):
+    """Both players at their start scores, A to move, no offer."""
+    if len(common_seed) > 0:
+        rng[0] = common_seed[0] + np.uint64(state[_GAME])
+        rng[0] = _next(rng)
+    for seat in range(2):
+        start = state[_START_A + seat]
+        sheets[seat, 0] = start
+        state[_LEN_A + seat] = 1 if start > 0 else 0
+        state[_CROSS_A + seat] = 0
+        state[_FALLEN_A + seat] = 0
+    state[_DEEP_IN_GAME] = 0
+    state[_MOVER] = 0
+    state[_TURNS] = 0
+    state[_OFFER_T] = 0
+    state[_OFFER_N] = 0
+    state[_WINNER] = -1
+    state[_IN_GAME] = 1
+
+
+@njit(cache=True, inline="always")
+def _end_game(state, winners, winner):
+    """The game is over: ``winner`` 0 (A), 1 (B) or -1 (stopped at the turn cap)."""
+    if len(winners) > state[_GAME]:
+        winners[state[_GAME]] = winner
+    if winner < 0:
+        state[_UNFINISHED] += 1
+    elif winner == 0:
+        state[_WINS_A] += 1
+    state[_WINNER] = winner
+    state[_IN_GAME] = 0
+    state[_GAME] += 1
+
+
+@njit(cache=True, inline="always")
+def _fall(state, sheets, log, one_level, seat):
+    """The last cross, on the paper sheet: strike the last score off (under
+    ``one_level``, not again before a new bank) and mark the player fallen."""
+    length = state[_LEN_A + seat]
+    fallen = state[_FALLEN_A + seat] != 0
+    if length > 0 and fallen and state[_DEEP_IN_GAME] == 0:
+        state[_DEEP_IN_GAME] = 1
+        state[_DEEP_GAMES] += 1
+    if length > 0 and not (one_level and fallen):
+        state[_LEN_A + seat] = length - 1
+    state[_FALLEN_A + seat] = 1
+    _log(state, log, seat, FALL, 0, _score(state, sheets, seat), 0)
+
+
+@njit(cache=True, inline="always")
+def end_turn(rules, state, sheets, log, one_level, seat, outcome, turn_total, in_hand, took):
+    """A turn of ``seat`` that did not win ended with ``outcome`` (BANK,
+    ZERO or OVERSHOOT) holding ``turn_total`` and ``in_hand`` dice: write the
+    sheet, the crosses and the offer; the move passes."""
+    score = _score(state, sheets, seat)
+    state[_OFFER_T] = 0
+    state[_OFFER_N] = 0
+    if outcome == BANK:
+        new, _, crosses = after_bank(rules, score, turn_total)
+        length = state[_LEN_A + seat]
+        sheets[seat, length] = new
+        state[_LEN_A + seat] = length + 1
+        state[_CROSS_A + seat] = crosses
+        state[_FALLEN_A + seat] = 0
+        offered = offer(rules, in_hand)
+        if offered > 0:
+            state[_OFFER_T] = turn_total
+            state[_OFFER_N] = offered
+        _log(state, log, seat, BANK, turn_total, new, took)
+    else:
+        _log(state, log, seat, outcome, turn_total, score, took)
+        if rules.crosses > 0:
+            crosses, falls = add_cross(rules, state[_CROSS_A + seat])
+            state[_CROSS_A + seat] = crosses
+            if falls:
+                _fall(state, sheets, log, one_level, seat)
+    state[_MOVER] = 1 - seat
 
 
 @njit(cache=True)
-def _turn(s, t, n, slot, kind, guards, st, rng, script,
-          dice, target, exact, entry, forced, cap,
-          power, roll_of_code, instant_win, keep_first, keep_units, keep_used,
-          V, bank_table, Zs, win_values):
-    """Play one turn of a player at score ``s`` holding ``t`` units and ``n``
-    dice. Returns (outcome, t, n); outcome -1: the script ran out."""
-    while True:
-        code = 0
-        if len(script) > 0:
-            pos = st[_SCRIPT_POS]
-            if pos + n > len(script):
-                return -1, t, n
-            for i in range(n):
-                code += power[script[pos + i] - 1]
-            st[_SCRIPT_POS] = pos + n
-        else:
-            z = _next(rng)
-            for i in range(n):
-                code += power[np.int64(z % np.uint64(6))]
-                z = z // np.uint64(6)
-        r = roll_of_code[code]
-        if instant_win[r]:
-            return INSTANT_WIN, t, n
-        k0 = keep_first[r]
-        k1 = keep_first[r + 1]
-        if k0 == k1:
-            return ZERO, t, n
-        if kind == _RANDOM:
-            chosen = k0 + _below(rng, k1 - k0)
-        else:
-            chosen = k0
-            best = -np.inf
-            for k in range(k0, k1):
-                total = s + t + keep_units[k]
-                if total == target or (total > target and not exact):
-                    v = win_values[slot]
-                elif total > target:
-                    v = Zs[slot]
-                else:
-                    left = n - keep_used[k]
-                    v = V[slot, t + keep_units[k], left if left > 0 else dice]
-                if v > best:
-                    best = v
-                    chosen = k
-        t += keep_units[chosen]
-        n -= keep_used[chosen]
-        if s + t == target or (s + t > target and not exact):
-            return WIN, t, n
-        if s + t > target:
-            return OVERSHOOT, t, n
-        hot = n == 0
-        if hot:
-            n = dice
-        if (s > 0 or t >= entry) and not (forced and hot):
-            if kind == _RANDOM:
-                banks = _below(rng, 2) == 1
-            else:
-                banks = bank_table[slot, t, n] != 0
-                if guards and cap >= 0 and s >= cap:
-                    banks = False
-            if banks:
-                return BANK, t, n
-
-
-@njit(cache=True)
-def _run(games_end, max_turns, st, sheets, rng, script, log,
-         dice, target, exact, entry, forced, crosses, cap, take_min,
-         power, roll_of_code, instant_win, keep_first, keep_units, keep_used,
-         kinds, guards, hash_keys, hash_slots, state_of, zero_of, seat_P, seat_base,
-         V, bank_table, take_table, Zs, win_values, common_seed, winners, one_level):
-    """Play games until ``st[_GAME] == games_end``. Returns a status: done,
-    need an optimal table for (st[_NEED_M], st[_NEED_W], st[_NEED_Z]) of
+def _run(rules, dice, tables, index, games, games_end):
+    """Play games until ``games.state[_GAME] == games_end``. Returns a
+    status: done, need an optimal table for (_NEED_M, _NEED_W, _NEED_Z) of
     the mover's seat, a score the solver's player space lacks, or the
-    script ran out. ``common_seed`` (one value, or none): seed each game's
-    own dice stream from it and the game's number. ``winners`` (if not
-    empty) gets each game's winner (0: A, 1: B, -1: unfinished).
-    ``one_level``: the third cross of a fallen player changes nothing
-    (RULES.md) instead of striking the next score off the paper sheet."""
-    while st[_GAME] < games_end:
-        if st[_IN_GAME] == 0:
-            if len(common_seed) > 0:
-                rng[0] = common_seed[0] + np.uint64(st[_GAME])
-                rng[0] = _next(rng)
-            for p in range(2):
-                start = st[_START_A + p]
-                sheets[p, 0] = start
-                st[_LEN_A + p] = 1 if start > 0 else 0
-                st[_CROSS_A + p] = 0
-                st[_FALLEN_A + p] = 0
-            st[_DEEP_IN_GAME] = 0
-            st[_MOVER] = 0
-            st[_TURNS] = 0
-            st[_OFFER_T] = 0
-            st[_OFFER_N] = 0
-            st[_WINNER] = -1
-            st[_IN_GAME] = 1
-        if st[_TURNS] >= max_turns:
-            if len(winners) > st[_GAME]:
-                winners[st[_GAME]] = -1
-            st[_UNFINISHED] += 1
-            st[_IN_GAME] = 0
-            st[_GAME] += 1
+    script ran out."""
+    state, sheets, rng, script, log = games.state, games.sheets, games.rng, games.script, \
+        games.log
+    power, roll_of_code, instant_win = dice.power, dice.roll_of_code, dice.instant_win
+    keep_first, keep_units, keep_used, keep_win = dice.keep_first, dice.keep_units, \
+        dice.keep_used, dice.keep_win
+    V_all, bank_all, take_all, Zs, wins = tables.V, tables.bank, tables.take, tables.Z, \
+        tables.win
+    kinds, guards = tables.kinds, tables.guards
+    common_seed, winners, max_turns, one_level = games.common_seed, games.winners, \
+        games.max_turns, games.one_level
+    hash_keys, hash_slots, state_of, zero_of = index.hash_keys, index.hash_slots, \
+        index.state_of, index.zero_of
+    states, key_base = index.states, index.key_base
+    while state[_GAME] < games_end:
+        if state[_IN_GAME] == 0:
+            start_game(state, sheets, rng, common_seed)
+        if state[_TURNS] >= max_turns:
+            _end_game(state, winners, -1)
             continue
-        p = st[_MOVER]
-        s = _score(sheets, st, p)
-        kind = kinds[p]
-        slot = p
-        if kind == _OPTIMAL:
-            s_m, prev_m, c_m = _line(sheets, st, p, crosses)
-            s_w, prev_w, c_w = _line(sheets, st, 1 - p, crosses)
-            m = state_of[p, s_m, prev_m, c_m]
-            w = state_of[p, s_w, prev_w, c_w]
+        seat = state[_MOVER]
+        score = _score(state, sheets, seat)
+        kind = kinds[seat]
+        guard = guards[seat]
+
+        # The tables to play by: the seat's own, or the optimal ones of this
+        # turn start (replayed in Python the first time it comes up).
+        slot = seat
+        if kind == OPTIMAL:
+            s_m, prev_m, c_m = player_line(rules, state, sheets, seat)
+            s_w, prev_w, c_w = player_line(rules, state, sheets, 1 - seat)
+            m = state_of[seat, s_m, prev_m, c_m]
+            w = state_of[seat, s_w, prev_w, c_w]
             if m < 0 or w < 0:
                 return _UNKNOWN_SCORE
-            z = zero_of[p, s_m, prev_m, c_m]
-            P = seat_P[p]
-            key = seat_base[p] + (m * P + w) * (P + 1) + z + 1
+            z = zero_of[seat, s_m, prev_m, c_m]
+            P = states[seat]
+            key = key_base[seat] + (m * P + w) * (P + 1) + z + 1
             slot = hash_slots[_hash_at(hash_keys, key)]
             if slot < 0:
-                st[_NEED_M] = m
-                st[_NEED_W] = w
-                st[_NEED_Z] = z
+                state[_NEED_M] = m
+                state[_NEED_W] = w
+                state[_NEED_Z] = z
                 return _NEED_TABLE
+        overshoot_value = Zs[slot]
+        win_value = wins[slot]
+
+        # Take over the offer, or roll all dice from 0.
         t = 0
-        n = dice
+        n = rules.dice
         took = 0
-        offer_t = st[_OFFER_T]
-        offer_n = st[_OFFER_N]
-        script_pos = st[_SCRIPT_POS]
-        if offer_n > 0 and take_min > 0 and s >= take_min:
-            if kind == _RANDOM:
+        offer_t = state[_OFFER_T]
+        offer_n = state[_OFFER_N]
+        if offer_n > 0 and may_take_over(rules, score):
+            if kind == RANDOM:
                 took = _below(rng, 2)
-            elif take_table[slot, offer_t, offer_n] != 0:
+            elif take_all[slot, offer_t, offer_n] != 0:
                 took = 1
-                if guards[p] and exact and s + offer_t >= target:
+                # Guard: when even the smallest keep (one unit) would
+                # overshoot, the offer leaves nothing but a zero turn.
+                if guard and keep_result(rules, score, offer_t + 1, False) == KEEP_OVERSHOOTS:
                     took = 0
             if took == 1:
                 t = offer_t
                 n = offer_n
-        outcome, t, n = _turn(s, t, n, slot, kind, guards[p], st, rng, script,
-                              dice, target, exact, entry, forced, cap,
-                              power, roll_of_code, instant_win, keep_first, keep_units,
-                              keep_used, V, bank_table, Zs, win_values)
-        if outcome < 0:
-            st[_SCRIPT_POS] = script_pos
-            return _SCRIPT_END
-        st[_OFFER_T] = 0
-        st[_OFFER_N] = 0
-        st[_TURNS] += 1
-        st[_ALL_TURNS] += 1
+
+        # The turn: roll, keep, bank or roll on.
+        script_pos = state[_SCRIPT_POS]
+        while True:
+            r = throw(power, roll_of_code, script, state, rng, n)
+            if r < 0:
+                state[_SCRIPT_POS] = script_pos
+                return _SCRIPT_END
+            if instant_win[r]:
+                outcome = INSTANT_WIN
+                break
+            k0 = keep_first[r]
+            k1 = keep_first[r + 1]
+            if k0 == k1:
+                outcome = ZERO
+                break
+            if kind == RANDOM:
+                chosen = k0 + _below(rng, k1 - k0)
+            else:
+                chosen = k0
+                best = -np.inf
+                for k in range(k0, k1):
+                    v = keep_value(rules, V_all, slot, overshoot_value, win_value, score, t, n,
+                                   keep_units[k], keep_used[k], keep_win[k])
+                    if v > best:
+                        best = v
+                        chosen = k
+            t += keep_units[chosen]
+            result = keep_result(rules, score, t, keep_win[chosen])
+            if result == KEEP_WINS:
+                outcome = WIN
+                break
+            if result == KEEP_OVERSHOOTS:
+                outcome = OVERSHOOT
+                break
+            n = dice_left(rules, n, keep_used[chosen])
+            if may_bank(rules, score, t, n):
+                if kind == RANDOM:
+                    banks = _below(rng, 2) == 1
+                else:
+                    banks = bank_all[slot, t, n] != 0
+                    # Guard: a bank that leaves the score where it is (at
+                    # the cap) changes nothing but the turn.
+                    if guard and banked_score(rules, score, t) == score:
+                        banks = False
+                if banks:
+                    outcome = BANK
+                    break
+
+        state[_TURNS] += 1
+        state[_ALL_TURNS] += 1
         if outcome == WIN or outcome == INSTANT_WIN:
-            _log(log, st, p, outcome, t, target if outcome == WIN else s, took)
-            st[_WINNER] = p
-            if p == 0:
-                st[_WINS_A] += 1
-            if len(winners) > st[_GAME]:
-                winners[st[_GAME]] = p
-            st[_IN_GAME] = 0
-            st[_GAME] += 1
-            continue
-        if outcome == BANK:
-            new = s + t
-            if cap >= 0 and new > cap:
-                new = cap
-            length = st[_LEN_A + p]
-            sheets[p, length] = new
-            st[_LEN_A + p] = length + 1
-            st[_CROSS_A + p] = 0
-            st[_FALLEN_A + p] = 0
-            if 1 <= n <= dice - 1:
-                st[_OFFER_T] = t
-                st[_OFFER_N] = n
-            _log(log, st, p, BANK, t, new, took)
+            _log(state, log, seat, outcome, t, rules.target if outcome == WIN else score, took)
+            _end_game(state, winners, seat)
         else:
-            _log(log, st, p, outcome, t, s, took)
-            if crosses > 0:
-                st[_CROSS_A + p] += 1
-                if st[_CROSS_A + p] >= crosses:
-                    st[_CROSS_A + p] = 0
-                    if st[_LEN_A + p] > 0 and st[_FALLEN_A + p] != 0 \
-                            and st[_DEEP_IN_GAME] == 0:
-                        st[_DEEP_IN_GAME] = 1
-                        st[_DEEP_GAMES] += 1
-                    if st[_LEN_A + p] > 0 and not (one_level and st[_FALLEN_A + p] != 0):
-                        st[_LEN_A + p] -= 1
-                    st[_FALLEN_A + p] = 1
-                    _log(log, st, p, FALL, 0, _score(sheets, st, p), 0)
-        st[_MOVER] = 1 - p
+            end_turn(rules, state, sheets, log, one_level, seat, outcome, t, n, took)
     return _DONE
 
 
@@ -762,6 +547,8 @@ class SimulationResult:
     third cross again with a score on their sheet: the paper sheet strikes
     a second score off there, RULES.md's one-level memory does not (the
     only games where the two rules, and so simulator and tables, differ)."""
+    common_dice: bool = False
+    """Each game had its own dice stream (module docstring)."""
 
     @property
     def wins_b(self) -> int:
@@ -781,7 +568,7 @@ class SimulationResult:
 
 
 class _Machine:
-    """Everything one run of the compiled loop needs."""
+    """Everything one run of the compiled loop needs, as its records."""
 
     def __init__(self, rules: Rules, policy_a, policy_b, seed: int, solution=None,
                  max_turns: int = MAX_TURNS, script=None, start=(0, 0), log_size: int = 0,
@@ -789,76 +576,63 @@ class _Machine:
                  one_level: bool = False):
         rules.validate()
         self.rules = rules
+        self.turn_rules = TurnRules.of(rules)
         self.policies = (parse_policy(policy_a), parse_policy(policy_b))
-        self.max_turns = int(max_turns)
-        self.dice = dice_tables(rules)
-        self.store = _Store(rules, 2)
-        # One optimal cache per solved table in use; seat_cache[p]: seat p's.
-        self.caches: list[_OptimalCache] = []
-        self.seat_cache: list[_OptimalCache | None] = [None, None]
+        self.dice: DiceTables = dice_tables(rules)
+        self.store = TableStore(rules, 2, self.policies)
+        self.seat_cache = self._seat_caches(solution, solution_b)
+        self.caches = list({id(c): c for c in self.seat_cache if c is not None}.values())
+        self.max_slots = 3
+        if self.caches:
+            if sum(c.key_span for c in self.caches) >= 2 ** 62:
+                raise UsageError("too many player states for the optimal policy's cache")
+            self.max_slots = max(3, min(OPTIMAL_CACHE_BYTES // self.store.slot_bytes,
+                                        2 + sum(c.most_keys for c in self.caches)))
+            self.store.grow(min(self.max_slots, 2 + 256))
+        self.index = self._optimal_index()
+        self.games = Games.new(rules, seed, max_turns, start, script, log_size, common_dice,
+                               winners, one_level)
+
+    def _seat_caches(self, solution, solution_b) -> list:
+        """Each seat's optimal cache (None: not optimal); one cache per
+        solved table in use, their keys apart in the shared hash."""
+        rules, caches = self.rules, []
+        seat_cache: list[OptimalCache | None] = [None, None]
         tables = (solution, solution if solution_b is None else solution_b)
-        for p, policy in enumerate(self.policies):
+        for seat, policy in enumerate(self.policies):
             if policy.kind != "optimal":
                 continue
-            table = tables[p]
+            table = tables[seat]
             if table is None:
                 raise UsageError("the optimal policy needs a solved table (a Solution of "
                                  f"{rules.name} to {rules.target})")
             if table.rules != rules:
                 raise UsageError(f"the table is for {table.rules.name} to "
                                  f"{table.rules.target}, not {rules.name} to {rules.target}")
-            cache = next((c for c in self.caches if c.solution is table), None)
+            cache = next((c for c in caches if c.solution is table), None)
             if cache is None:
-                base = sum(c.key_span for c in self.caches)
-                cache = _OptimalCache(table, rules, base)
-                self.caches.append(cache)
-            self.seat_cache[p] = cache
+                cache = OptimalCache(table, rules, sum(c.key_span for c in caches))
+                caches.append(cache)
+            seat_cache[seat] = cache
+        return seat_cache
+
+    def _optimal_index(self) -> OptimalIndex:
+        rules = self.rules
         rows = rules.target_units
         shape = (rows, rows, rules.crosses) if rules.crosses else (rows, 1, 1)
         if not self.caches:
             shape = (1, 1, 1)
-        self.state_of = -np.ones((2,) + shape, dtype=np.int64)
-        self.zero_of = -np.ones((2,) + shape, dtype=np.int64)
-        self.seat_P = np.zeros(2, dtype=np.int64)
-        self.seat_base = np.zeros(2, dtype=np.int64)
-        for p, cache in enumerate(self.seat_cache):
+        state_of = -np.ones((2,) + shape, dtype=np.int64)
+        zero_of = -np.ones((2,) + shape, dtype=np.int64)
+        states = np.zeros(2, dtype=np.int64)
+        key_base = np.zeros(2, dtype=np.int64)
+        for seat, cache in enumerate(self.seat_cache):
             if cache is not None:
-                self.state_of[p], self.zero_of[p] = cache.state_of, cache.zero_of
-                self.seat_P[p], self.seat_base[p] = cache.P, cache.base
-        self.max_slots = 3
-        if self.caches:
-            if sum(c.key_span for c in self.caches) >= 2 ** 62:
-                raise UsageError("too many player states for the optimal policy's cache")
-            per_slot = self.store.slot_bytes
-            self.max_slots = max(3, min(OPTIMAL_CACHE_BYTES // per_slot,
-                                        2 + sum(c.most_keys for c in self.caches)))
-            self.store.grow(min(self.max_slots, 2 + 256))
+                state_of[seat], zero_of[seat] = cache.state_of, cache.zero_of
+                states[seat], key_base[seat] = cache.P, cache.base
         capacity = 1 << max(4, (2 * self.max_slots).bit_length())
-        self.hash_keys = -np.ones(capacity, dtype=np.int64)
-        self.hash_slots = -np.ones(capacity, dtype=np.int64)
-        for p, policy in enumerate(self.policies):
-            if policy.kind != "optimal":
-                V, bank, take, over, win = _fixed_tables(policy, rules)
-                self.store.V[p], self.store.bank[p], self.store.take[p] = V, bank, take
-                self.store.Z[p], self.store.win[p] = over, win
-        self.kinds = np.array([{"optimal": _OPTIMAL, "random": _RANDOM}.get(p.kind, _TABLE)
-                               for p in self.policies], dtype=np.int64)
-        self.guards = np.array([p.guards for p in self.policies], dtype=np.bool_)
-        self.st = np.zeros(_STATE_SIZE, dtype=np.int64)
-        for p, points in enumerate(start):
-            if points % rules.unit or not 0 <= points < rules.target:
-                raise UsageError(f"start score {points} is not a score below the target")
-            self.st[_START_A + p] = points // rules.unit
-        self.sheets = np.zeros((2, self.max_turns + 2), dtype=np.int64)
-        first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
-        self.rng = np.array([first], dtype=np.uint64)
-        self.common_seed = np.array([first] if common_dice else [], dtype=np.uint64)
-        self.winners = np.zeros(winners, dtype=np.int8)
-        self.one_level = bool(one_level)
-        self.script = np.asarray(script if script is not None else [], dtype=np.int64)
-        if np.any((self.script < 1) | (self.script > 6)):
-            raise UsageError("scripted dice must be 1 to 6")
-        self.log = np.zeros((log_size, 7), dtype=np.int64)
+        return OptimalIndex(-np.ones(capacity, dtype=np.int64), -np.ones(capacity, dtype=np.int64),
+                            state_of, zero_of, states, key_base)
 
     @property
     def replays(self) -> int:
@@ -869,29 +643,18 @@ class _Machine:
         return sum(c.seconds for c in self.caches)
 
     def run(self, games_end: int) -> None:
-        rules, d, store = self.rules, self.dice, self.store
-        cap = rules.score_cap_units
-        take_min = rules.takeover_min_units if rules.dice > 1 else None
+        store, index, st = self.store, self.index, self.games.state
         while True:
-            status = _run(games_end, self.max_turns, self.st, self.sheets, self.rng,
-                          self.script, self.log,
-                          rules.dice, rules.target_units, rules.exact_target,
-                          rules.entry_units, rules.hot_dice_forced, rules.crosses,
-                          -1 if cap is None else cap, -1 if take_min is None else take_min,
-                          d.power, d.roll_of_code, d.instant_win, d.keep_first,
-                          d.keep_units, d.keep_used, self.kinds, self.guards,
-                          self.hash_keys, self.hash_slots, self.state_of, self.zero_of,
-                          self.seat_P, self.seat_base,
-                          store.V, store.bank, store.take, store.Z, store.win,
-                          self.common_seed, self.winners, self.one_level)
+            status = _run(self.turn_rules, self.dice, store.record(), index, self.games,
+                          games_end)
             if status == _DONE:
                 return
             if status == _NEED_TABLE:
                 self._make_room()
-                cache = self.seat_cache[int(self.st[_MOVER])]
-                m, w, z = (int(self.st[i]) for i in (_NEED_M, _NEED_W, _NEED_Z))
+                cache = self.seat_cache[int(st[_MOVER])]
+                m, w, z = (int(st[i]) for i in (_NEED_M, _NEED_W, _NEED_Z))
                 cache.fill(store, store.used, m, w, z)
-                _hash_put(self.hash_keys, self.hash_slots, cache.key(m, w, z), store.used)
+                _hash_put(index.hash_keys, index.hash_slots, cache.key(m, w, z), store.used)
                 store.used += 1
                 continue
             if status == _UNKNOWN_SCORE:
@@ -908,8 +671,8 @@ class _Machine:
         if store.slots < self.max_slots:
             store.grow(min(self.max_slots, 2 * store.slots))
             return
-        self.hash_keys[:] = -1
-        self.hash_slots[:] = -1
+        self.index.hash_keys[:] = -1
+        self.index.hash_slots[:] = -1
         for cache in self.caches:
             cache.resets += 1
         store.used = 2
@@ -943,7 +706,7 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
         if progress is not None:
             progress(done, games)
     seconds = time.perf_counter() - started
-    st = machine.st
+    st = machine.games.state
     wins_a, unfinished = int(st[_WINS_A]), int(st[_UNFINISHED])
     finished = games - unfinished
     rate = wins_a / finished if finished else math.nan
@@ -954,8 +717,106 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
         win_rate_a=rate, stderr=stderr, seconds=seconds, seed=seed,
         turns_mean=int(st[_ALL_TURNS]) / games,
         optimal_tables=machine.replays, optimal_seconds=machine.replay_seconds,
-        winners=machine.winners if keep_winners else None,
-        deep_fall_games=int(st[_DEEP_GAMES]))
+        winners=machine.games.winners if keep_winners else None,
+        deep_fall_games=int(st[_DEEP_GAMES]), common_dice=common_dice)
+
+
+# ------------------------------------------------------------------ matches
+
+@dataclass
+class MatchResult:
+    """X against Y in both seatings on common dice (:func:`match`). Rates
+    are X's wins over finished games; standard errors in ``*_se``."""
+    policy_x: str
+    policy_y: str
+    games: int
+    seed: int
+    first: SimulationResult
+    """X moving first (A = X)."""
+    second: SimulationResult
+    """Y moving first (A = Y)."""
+    win_first: float
+    win_first_se: float
+    win_second: float
+    win_second_se: float
+    win_mean: float
+    """The mean of the two seatings (the first player's edge cancels)."""
+    win_mean_se: float
+    """From the per-game means of the two seatings (they share their dice,
+    so they are not independent)."""
+    paired_first: float | None = None
+    """With a baseline: the mean per-game difference of X's win (0 or 1)
+    as A and the baseline's A on the same dice; its standard error is the
+    per-game differences' standard deviation over the square root of the
+    games."""
+    paired_first_se: float | None = None
+    paired_second: float | None = None
+    """The same for X as B against the baseline's B."""
+    paired_second_se: float | None = None
+    paired_mean: float | None = None
+    paired_mean_se: float | None = None
+    differ_first: int | None = None
+    """Games whose winner differs from the baseline's, X first / second."""
+    differ_second: int | None = None
+
+
+def _mean_and_se(values: np.ndarray) -> tuple[float, float]:
+    if len(values) == 0:
+        return math.nan, math.nan
+    se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+    return float(values.mean()), se
+
+
+def match(rules: Rules, policy_x, policy_y, games: int, seed: int, solution=None,
+          solution_y=None, one_level: bool = False, baseline: SimulationResult | None = None,
+          max_turns: int = MAX_TURNS, progress=None) -> MatchResult:
+    """Play ``policy_x`` against ``policy_y`` in both seatings, ``games``
+    games each, with common dice from the same ``seed``: game ``i`` throws
+    the same dice in both seatings until the players first decide
+    differently. ``solution`` is X's solved table (and Y's, unless
+    ``solution_y`` is given). ``baseline``: a run of ``simulate`` with
+    ``common_dice=True, keep_winners=True`` on the same seed and number of
+    games (say optimal against optimal), against which X's wins are
+    compared game by game (the paired differences, far sharper than two
+    binomial errors). Games stopped at the turn cap are left out of the
+    per-game figures."""
+    if baseline is not None and (baseline.winners is None or not baseline.common_dice
+                                 or baseline.games != games or baseline.seed != seed):
+        raise UsageError("the baseline must be played with common_dice=True and "
+                         "keep_winners=True, on the same seed and number of games")
+    kw = dict(seed=seed, common_dice=True, keep_winners=True, one_level=one_level,
+              max_turns=max_turns, progress=progress)
+    table_y = solution if solution_y is None else solution_y
+    first = simulate(rules, policy_x, policy_y, games, solution=solution, solution_b=table_y,
+                     **kw)
+    second = simulate(rules, policy_y, policy_x, games, solution=table_y, solution_b=solution,
+                      **kw)
+    x_first = (first.winners == 0).astype(np.float64)
+    x_second = (second.winners == 1).astype(np.float64)
+    finished_first, finished_second = first.winners >= 0, second.winners >= 0
+    win_first, win_first_se = first.win_rate_a, first.stderr
+    win_second = float(x_second[finished_second].mean()) if finished_second.any() else math.nan
+    win_second_se = math.sqrt(win_second * (1 - win_second) / int(finished_second.sum())) \
+        if finished_second.any() else math.nan
+    both = finished_first & finished_second
+    win_mean, win_mean_se = _mean_and_se((x_first[both] + x_second[both]) / 2)
+    result = MatchResult(str(parse_policy(policy_x)), str(parse_policy(policy_y)), games, seed,
+                         first, second, win_first, win_first_se, win_second, win_second_se,
+                         win_mean, win_mean_se)
+    if baseline is None:
+        return result
+    base_a = (baseline.winners == 0).astype(np.float64)
+    base_b = (baseline.winners == 1).astype(np.float64)
+    base_finished = baseline.winners >= 0
+    one, two = finished_first & base_finished, finished_second & base_finished
+    result.paired_first, result.paired_first_se = _mean_and_se(x_first[one] - base_a[one])
+    result.paired_second, result.paired_second_se = _mean_and_se(x_second[two] - base_b[two])
+    all_three = both & base_finished
+    result.paired_mean, result.paired_mean_se = _mean_and_se(
+        (x_first[all_three] - base_a[all_three] + x_second[all_three] - base_b[all_three]) / 2)
+    result.differ_first = int(np.sum(first.winners != baseline.winners))
+    result.differ_second = int(np.sum(second.winners != baseline.winners))
+    return result
 
 
 # ---------------------------------------------------- scripted games (tests)
@@ -975,6 +836,14 @@ class ScriptedGame:
     dice_used: int = 0
 
 
+def scripted_events(games: Games, unit: int) -> list[dict]:
+    """The log of ``games`` as events (see :class:`ScriptedGame`)."""
+    return [{"turn": int(row[1]), "player": "AB"[row[2]], "outcome": OUTCOMES[int(row[3])],
+             "turn_total": int(row[4]) * unit, "score": int(row[5]) * unit,
+             "took_over": bool(row[6])}
+            for row in games.log[:games.state[_LOG_COUNT]]]
+
+
 def play_scripted(rules: Rules, policy_a, policy_b, dice, turns: int, start=(0, 0),
                   solution=None, seed: int = 0, solution_b=None) -> ScriptedGame:
     """Play one game with the dice thrown in the order given (each roll takes
@@ -984,15 +853,11 @@ def play_scripted(rules: Rules, policy_a, policy_b, dice, turns: int, start=(0, 
                        script=dice, start=start, log_size=4 * turns + 8,
                        solution_b=solution_b)
     machine.run(1)
-    st, unit = machine.st, rules.unit
-    sheets = tuple([int(v) * unit for v in machine.sheets[p, :st[_LEN_A + p]]] for p in range(2))
-    events = []
-    for row in machine.log[:st[_LOG_COUNT]]:
-        events.append({"turn": int(row[1]), "player": "AB"[row[2]],
-                       "outcome": OUTCOMES[int(row[3])], "turn_total": int(row[4]) * unit,
-                       "score": int(row[5]) * unit, "took_over": bool(row[6])})
+    games, unit = machine.games, rules.unit
+    st = games.state
+    sheets = tuple([int(v) * unit for v in games.sheets[p, :st[_LEN_A + p]]] for p in range(2))
     winner = None if st[_WINNER] < 0 else "AB"[st[_WINNER]]
     return ScriptedGame(winner, (sheets[0][-1] if sheets[0] else 0,
                                  sheets[1][-1] if sheets[1] else 0),
-                        sheets, (int(st[_CROSS_A]), int(st[_CROSS_B])), events,
-                        int(st[_SCRIPT_POS]))
+                        sheets, (int(st[_CROSS_A]), int(st[_CROSS_B])),
+                        scripted_events(games, unit), int(st[_SCRIPT_POS]))
