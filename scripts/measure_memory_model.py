@@ -96,8 +96,9 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     game itself (dice, sheets, crosses, offers) is the simulator's
     (solver.simulate), the rules of a turn solver.turn_rules'; only the
     turn's loop is written here, to see each decision of both tables."""
-    from solver.simulate import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, dice_tables,
-                                 end_turn, keep_value, player_line, start_game, throw)
+    from solver.game_loop import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, end_turn,
+                                  keep_value, player_line, start_game, throw)
+    from solver.policies import dice_tables
     from solver.turn_rules import (OVERSHOOT as OVERSHOOTS, WIN as WINS, TurnRules,
                                    dice_left, keep_result, may_bank, may_take_over)
     dice = dice_tables(rules)

@@ -477,13 +477,13 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     machine = _Machine(rules, "threshold:350", "optimal", 0, solution_b=solution,
                        max_turns=2 * len(a_dice), script=dice, start=(0, 500), log_size=64)
     machine.run(1)
-    from solver.simulate import _LEN_A, ScriptedGame
+    from solver.simulate import LEN_A, ScriptedGame
     events = scripted_events(machine.games, rules.unit)
     game = ScriptedGame(None, (0, 0), ([], []), (0, 0), events)
     assert [(e["outcome"], e["score"]) for e in events if e["player"] == "A"] == \
         [("bank", 600), ("bank", 950)] + [("zero", 950)] * 3 + [("fall", 600)] \
         + [("zero", 600)] * 3 + [("fall", 0)]
-    assert machine.games.sheets[0, :machine.games.state[_LEN_A]].tolist() == []
+    assert machine.games.sheets[0, :machine.games.state[LEN_A]].tolist() == []
     a_lines = sheet_lines(game, "A", rules)[1:]          # A's line when B starts a turn
     b_lines = [Line(500, c, 0) for c in (0, 1, 2)] + [Line(0, 0, 0)] * 5
     assert a_lines[1] == Line(950, 0, 600) and a_lines[4] == Line(600, 0, 600)
