@@ -26,13 +26,10 @@ previous score; the policy is then the model's values with an exact
 look-ahead of one turn for a mover on their last cross
 (:func:`solver.policies.optimal_turn` with ``zero_to``).
 
-Randomness (:mod:`solver.game_loop`): one splitmix64 stream seeded from ``seed`` (via
-``numpy.random.SeedSequence``) for the whole run, A moving first in every
-game; the same seed gives the same games whatever the batch sizes and the
-cache state of the optimal tables. With ``common_dice=True`` each game has
-its own stream, seeded from ``seed`` and the game's number: two runs with
-the same seed then throw the same dice in every game until their players
-first decide differently (common random numbers: :func:`match`).
+Randomness: as :mod:`solver.game_loop` says; ``common_dice=True`` gives
+each game its own dice stream, so that two runs with the same seed throw the
+same dice in every game until their players first decide differently
+(common random numbers, as :func:`match` uses).
 """
 
 from __future__ import annotations
@@ -44,8 +41,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import UsageError
-from .game_loop import (ALL_TURNS, BANK, CROSS_A, CROSS_B, DEEP_GAMES, MAX_TURNS, DONE, FALL,  # noqa: F401
-                        INSTANT_WIN, LEN_A, LOG_COUNT, MOVER, NEED_M, NEED_TABLE, NEED_W,
+from .game_loop import (ALL_TURNS, BANK, CROSS_A, CROSS_B, DEEP_GAMES, DONE,  # noqa: F401
+                        FALL, MAX_TURNS, INSTANT_WIN, LEN_A, LOG_COUNT, MOVER, NEED_M, NEED_TABLE, NEED_W,
                         NEED_Z, OUTCOMES, OVERSHOOT, SCRIPT_END, SCRIPT_POS, UNFINISHED,
                         UNKNOWN_SCORE, WIN, WINNER, WINS_A, ZERO, Games, OptimalIndex,
                         hash_put, run_games)
