@@ -1,6 +1,6 @@
 """Answers at the table: bank or roll, which dice to keep, take over or not.
 
-Every answer replays the turn DP (:func:`solver.game.replay`) of the
+Every answer replays the turn DP (:func:`solver.solution.replay`) of the
 player's turn from the stored start values, so it is exact: the value of
 rolling is ``R(t, n)``, of banking ``B(t, n)``, of a keep ``K(t + points,
 n - used)`` and of taking over an offer ``R(t, n)`` at a turn start, all as

@@ -23,6 +23,12 @@ Inside the turn, with ``t`` the turn total and ``n`` the dice in hand:
               = R(t, n)                 otherwise
     W[m, w]   = R(0, D)            a turn starts by rolling every die.
 
+Which case applies is said by :mod:`solver.turn_rules` (``keep_result``:
+win, overshoot or go on; ``dice_left``: hot dice; ``may_bank``: entry and
+forced hot dice; ``offer``: which offers the waiting player may take). The
+keeps of a roll are the game's keep rule's (:func:`solver.dice.keeps`: any
+legal keep, or the one that sets every scoring die aside).
+
 ``t`` only grows inside a turn (every keep scores), so one pass over ``t``
 from ``T - 1`` down to 0 computes everything. A bank that leaves the player
 where a zero turn would (a score capped at ``target - last_turn_points``) is
@@ -39,7 +45,7 @@ a total overshoots (exact target) or wins, so those rows are all equal.
 Layout, so that a keep's value is one lookup ``A[t + points, col]`` with no
 branch: column 0 of ``A`` is an instant win (1 everywhere) and a keep's
 column is 0 for an instant win, ``D`` for hot dice, else ``n - used``
-(:meth:`solver.dice.KeepTable.packed`); rows ``T`` and up are padding that
+(:class:`solver.dice.DiceArrays`); rows ``T`` and up are padding that
 holds ``K`` past the target (1 at ``T`` and, in an at-least game, above;
 ``Z`` above ``T`` in an exact game). :func:`pad` gives the row count.
 """
