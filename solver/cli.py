@@ -101,6 +101,19 @@ def build_parser() -> Parser:
     p.add_argument("--table", type=Path, metavar="FILE", help="table for the optimal policy")
     solve_option(p)
     memory_option(p)
+    p = command("play", cmd_play, "play a game against a bot, or coach a real game (--coach), "
+                "with the cost of every decision")
+    p.add_argument("--seat", type=int, metavar="K", help="your seat: 1 (default) moves first")
+    p.add_argument("--bots", metavar="POLICY",
+                   help="the bot: optimal (default), threshold:X, expected or random")
+    p.add_argument("--coach", action="store_true",
+                   help="every seat is a person: type each roll's dice, get advice")
+    p.add_argument("--players", type=int, default=2, metavar="N", help="2 for now")
+    p.add_argument("--seed", type=int, metavar="S", help="the dice (default: a new seed, shown)")
+    p.add_argument("--log", type=Path, metavar="FILE", help="every decision as JSON lines")
+    p.add_argument("--table", type=Path, metavar="FILE")
+    solve_option(p)
+    memory_option(p)
     return parser
 
 
@@ -448,6 +461,13 @@ def cmd_simulate(args):
         print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
     if result.unfinished:
         print(f"{result.unfinished} games stopped at the turn cap and are not counted")
+
+
+def cmd_play(args):
+    from .play_terminal import check_options, play
+    rules = _rules(args)
+    options = check_options(args, rules)
+    return play(_load_table(args, rules), options)
 
 
 def _describe(choice) -> str:

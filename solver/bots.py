@@ -1,0 +1,92 @@
+"""The bots of ``farkle play``: a policy of ``farkle simulate`` answering one
+decision of a :class:`solver.play.Game` at a time.
+
+``optimal`` plays the exact advice's best choice; ``threshold:X`` and
+``expected`` read the decision tables of :mod:`solver.policies` (the value
+of a keep, bank, take over) with the simulator's keep order and its two
+guards; ``random`` tosses coins from its own generator, so that a seed's
+dice do not depend on the bot.
+"""
+
+from __future__ import annotations
+
+from .dice import Keep
+from .play import KEEP, TAKE, Game, best_choice
+from .policies import Policy, fixed_tables
+from .turn_rules import OVERSHOOT, WIN, banked_score, dice_left, keep_result
+
+
+def make_bot(policy: Policy, rules, rng):
+    if policy.kind == "optimal":
+        return OptimalBot()
+    if policy.kind == "random":
+        return RandomBot(rng)
+    return TableBot(policy, rules)
+
+
+class OptimalBot:
+    """The best choice of the exact advice."""
+
+    def answer(self, game: Game):
+        advice = game.advice()
+        if advice is None:                  # no bank allowed: roll on
+            return "roll"
+        best = best_choice(advice)
+        return tuple(best.keep) if best.action == "keep" else best.action
+
+
+class RandomBot:
+    """Every legal keep alike; bank, take over with probability 1/2."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def answer(self, game: Game):
+        if game.phase == KEEP:
+            options = game.options()
+            return options[int(self.rng.integers(len(options)))].dice
+        coin = bool(self.rng.integers(2))
+        if game.phase == TAKE:
+            return "take" if coin else "fresh"
+        return "bank" if coin and game.bank_refusal() is None else "roll"
+
+
+class TableBot:
+    """A table policy of :mod:`solver.policies` (threshold:X, expected):
+    keep the argmax of its value after the keep, bank and take where its
+    tables say so, with the policies' two guards."""
+
+    def __init__(self, policy: Policy, rules):
+        self.value, self.bank, self.take, self.overshoot_value, self.win_value = \
+            fixed_tables(policy, rules)
+        self.guards = policy.guards
+
+    def answer(self, game: Game):
+        state, turn = game.state, game.turn
+        score = game.units(state.lines[state.mover].score)
+        if game.phase == TAKE:
+            total, dice = game.units(state.offer[0]), state.offer[1]
+            # Guard: an offer from which every keep overshoots is a zero turn.
+            hopeless = keep_result(turn, score, total + 1, False) == OVERSHOOT
+            return "take" if self.take[total, dice] and not (self.guards and hopeless) \
+                else "fresh"
+        total = game.units(state.turn_total)
+        if game.phase == KEEP:
+            # The simulator's order: an instant win, the most points, the fewest dice.
+            ordered = sorted(game.options(), key=lambda k: (not k.win, -k.points, k.used))
+            return max(ordered, key=lambda k: self._keep_value(game, score, total, k)).dice
+        if game.bank_refusal() is not None:
+            return "roll"
+        # Guard: a bank that leaves the score where it is (at the cap).
+        standstill = banked_score(turn, score, total) == score
+        banks = self.bank[total, state.in_hand] and not (self.guards and standstill)
+        return "bank" if banks else "roll"
+
+    def _keep_value(self, game: Game, score: int, total: int, keep: Keep) -> float:
+        after = total + game.units(keep.points)
+        result = keep_result(game.turn, score, after, keep.win)
+        if result == WIN:
+            return self.win_value
+        if result == OVERSHOOT:
+            return self.overshoot_value
+        return self.value[after, dice_left(game.turn, game.state.in_hand, keep.used)]
