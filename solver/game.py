@@ -63,10 +63,11 @@ from .rules import Rules
 from .states import PlayerSpace, player_space
 from .solution import Solution, Values, replay
 from .turn import pad
+from . import turn_kernel
 from .turn_kernel import TurnWork, turn_dp, turn_dp_one
 from .turn_rules import TurnRules
 
-renew_stamp(__file__)
+renew_stamp(__file__, turn_kernel.__file__)
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60

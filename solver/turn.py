@@ -71,8 +71,8 @@ def bank_values(rules, moves, values, m, w, Z):
     D = rules.dice
     score = int(moves.score[m])
     T = rules.target - score
-    allowed = np.array([[may_bank(rules, score, t, n) for n in range(D + 1)]
-                        for t in range(T)], dtype=bool).reshape(T, D + 1)
+    allowed = may_bank(rules, score, np.arange(T)[:, None], np.arange(D + 1)[None, :])
+    allowed[:, 0] = False                   # column 0 is an instant win, not dice
     B = np.full((T, D + 1), -np.inf)
     ts = np.flatnonzero(allowed.any(axis=1))
     m2 = moves.bank_next[m, ts]

@@ -45,19 +45,22 @@ class TurnWork(NamedTuple):
                    np.zeros((a_rows,) + tail), np.zeros((a_rows,) + tail))
 
 
-@njit(cache=True)
-def bank_value(rules, moves, values, m, w, t, n, Z):
+@njit(cache=True, inline="always")
+def bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
+               m, w, t, n, Z):
     """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ. The
     caller has checked that the bank is allowed. A bank that leaves the
-    player where a zero turn would (a capped score) is worth ``Z``."""
-    m2 = moves.bank_next[m, t]
-    if m2 == moves.zero_next[m]:
+    player where a zero turn would (a capped score) is worth ``Z``. (The
+    arrays of ``moves`` and ``values``, taken apart by the caller once per
+    turn: reading them out of the records per bank costs reference counts.)"""
+    m2 = bank_next[m, t]
+    if m2 == zero_next[m]:
         return Z, 1.0
-    w_value = values.W[w, m2]
-    row = moves.take_row[w]
+    w_value = W[w, m2]
+    row = take_row[w]
     offered = offer(rules, n)
     if row >= 0 and offered > 0:
-        taken = values.take_values[row, moves.bank_slot[m2], t, offered - 1]
+        taken = take_values[row, bank_slot[m2], t, offered - 1]
         if taken > w_value:
             w_value = taken
     return 1.0 - w_value, 0.0
@@ -75,10 +78,13 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     roll_rows``; writes ``out_values[lane] = R(0, D)`` and
     ``out_slopes[lane] = dR(0, D)/dZ``."""
     R, dR, A, dA = work
+    roll_first, prob, keep_first, keep_units, keep_col = dice     # as in turn_dp_one
+    scores, bank_next, zero_next, bank_slot, take_row = moves
+    W, take_values = values
     D = rules.dice
     K = len(ms)
     m = ms[0]
-    score = moves.score[m]
+    score = scores[m]
     T = rules.target - score
     best = np.empty(K)
     best_slope = np.empty(K)
@@ -99,10 +105,10 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
             for lane in range(K):
                 value[lane] = 0.0
                 slope[lane] = 0.0
-            for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
-                k0 = dice.keep_first[r]
-                k1 = dice.keep_first[r + 1]
-                p = dice.prob[r]
+            for r in range(roll_first[n], roll_first[n + 1]):
+                k0 = keep_first[r]
+                k1 = keep_first[r + 1]
+                p = prob[r]
                 if k0 == k1:
                     for lane in range(K):
                         value[lane] += p * Zs[lane]
@@ -111,8 +117,8 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
                 for lane in range(K):
                     best[lane] = -1.0
                 for k in range(k0, k1):
-                    row = t + dice.keep_units[k]
-                    col = dice.keep_col[k]
+                    row = t + keep_units[k]
+                    col = keep_col[k]
                     for lane in range(K):
                         v = A[row, col, lane]
                         if v > best[lane]:
@@ -133,7 +139,8 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
             if not may_bank(rules, score, t, n):
                 continue
             for lane in range(K):
-                b, db = bank_value(rules, moves, values, ms[lane], w, t, n, Zs[lane])
+                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W,
+                                   take_values, ms[lane], w, t, n, Zs[lane])
                 if b > A[t, n, lane]:
                     A[t, n, lane] = b
                     dA[t, n, lane] = db
@@ -152,8 +159,13 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
     """:func:`turn_dp` for one mover, with 2-d arrays in ``work``. Returns
     ``(R(0, D), dR(0, D)/dZ)``."""
     R, dR, A, dA = work
+    # Unpacked once: reading an array out of a record inside the loops
+    # costs a reference count each time.
+    roll_first, prob, keep_first, keep_units, keep_col = dice
+    scores, bank_next, zero_next, bank_slot, take_row = moves
+    W, take_values = values
     D = rules.dice
-    score = moves.score[m]
+    score = scores[m]
     T = rules.target - score
     for t in range(A.shape[0]):
         A[t, 0] = 1.0
@@ -168,9 +180,9 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
         for n in range(1, D + 1):
             value = 0.0
             slope = 0.0
-            for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
-                k0 = dice.keep_first[r]
-                k1 = dice.keep_first[r + 1]
+            for r in range(roll_first[n], roll_first[n + 1]):
+                k0 = keep_first[r]
+                k1 = keep_first[r + 1]
                 if k0 == k1:
                     best = Z
                     best_slope = 1.0
@@ -178,12 +190,12 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
                     best = -1.0
                     best_slope = 0.0
                     for k in range(k0, k1):
-                        v = A[t + dice.keep_units[k], dice.keep_col[k]]
+                        v = A[t + keep_units[k], keep_col[k]]
                         if v > best:
                             best = v
-                            best_slope = dA[t + dice.keep_units[k], dice.keep_col[k]]
-                value += dice.prob[r] * best
-                slope += dice.prob[r] * best_slope
+                            best_slope = dA[t + keep_units[k], keep_col[k]]
+                value += prob[r] * best
+                slope += prob[r] * best_slope
             R[t, n] = value
             dR[t, n] = slope
         if t >= T:
@@ -193,7 +205,8 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
             dA[t, n] = dR[t, n]
             if not may_bank(rules, score, t, n):
                 continue
-            b, db = bank_value(rules, moves, values, m, w, t, n, Z)
+            b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
+                               m, w, t, n, Z)
             if b > A[t, n]:
                 A[t, n] = b
                 dA[t, n] = db

@@ -89,13 +89,15 @@ def dice_left(r, in_hand, used):
     return left if left > 0 else r.dice
 
 
+# These two are written with & and | so that they also take numpy arrays
+# of turn totals and dice (the numpy replay asks for a whole turn at once).
 def may_bank_total(r, score, turn_total):
-    return turn_total > 0 and (score > 0 or turn_total >= r.entry) \
-        and score + turn_total < r.target
+    return (turn_total > 0) & ((score > 0) | (turn_total >= r.entry)) \
+        & (score + turn_total < r.target)
 
 
 def may_bank(r, score, turn_total, in_hand):
-    return may_bank_total(r, score, turn_total) and not (r.forced and in_hand == r.dice)
+    return may_bank_total(r, score, turn_total) & ((in_hand != r.dice) | (not r.forced))
 
 
 def banked_score(r, score, turn_total):
