@@ -8,7 +8,8 @@ crosses, which also seeds the model's sweeps). ``solve_and_write`` adds the
 Bellman-residual check and the atomic write of :mod:`solver.tables`.
 
 The solve-time estimate is turn starts x rows x keeps of a turn DP, three DP
-passes per turn start (fifteen sweeps with crosses), at the rate measured on
+passes per turn start (with crosses: about sixteen sweeps of one pass), at
+the rate measured on
 the project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
 """
 
@@ -63,14 +64,17 @@ def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e
 
 def estimated_table_bytes(rules: Rules, memory: str | None = None) -> int:
     """A rough table size: the start values, and the take-over values of the
-    offers a bank can make (about half of every taker x banker x turn total
-    x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md)."""
+    offers a bank can make (about half of every taker x banked state x turn
+    total x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md).
+    The banked states (where a bank leads) are the scores alone with
+    crosses: a bank erases them."""
     states = _state_count(rules, memory)
     size = 8 * states ** 2
     if rules.has_takeover:
-        takers = sum(1 for s in range(rules.target_units)
-                     if s >= rules.takeover_min_units) * states // rules.target_units
-        size += int(0.45 * 8 * takers * states * rules.target_units * (rules.dice - 1) / 2)
+        taking = sum(1 for s in range(rules.target_units) if s >= rules.takeover_min_units)
+        takers = taking * states // rules.target_units
+        banked = rules.target_units if rules.crosses else states
+        size += int(0.45 * 8 * takers * banked * rules.target_units * (rules.dice - 1) / 2)
     return size
 
 
@@ -85,5 +89,7 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None) -> float:
     from .dice import keep_table
     states = _state_count(rules, memory)
     keeps_per_row = len(keep_table(rules).packed().keep_units)
-    sweeps = 15 if rules.crosses else 1
-    return 3 * sweeps * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
+    # Newton runs about three DP passes a turn start; with crosses, about
+    # sixteen sweeps of one pass each (two in the first).
+    passes = 17 if rules.crosses else 3
+    return passes * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
