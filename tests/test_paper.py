@@ -137,3 +137,34 @@ def test_the_paper_names_its_figures_and_they_exist(built):
     assert figures
     for figure in figures:
         assert (PAPER / figure).exists(), figure
+
+
+def test_the_template_is_filled(built):
+    _, _, paper = built
+    assert "{{" not in paper and "}}" not in paper
+
+
+def test_every_simulation_has_its_own_seed(built):
+    _, numbers, _ = built
+    seeds = [v["value"] for key, v in numbers.items() if "/seed" in key]
+    assert seeds and len(seeds) == len(set(seeds))
+
+
+def test_no_mean_above_its_maximum(built):
+    _, numbers, _ = built
+    for key, v in numbers.items():
+        if key.endswith("/cost/newton_mean"):
+            assert v["value"] <= numbers[key.replace("_mean", "_max")]["value"], key
+
+
+@pytest.mark.parametrize("name", sorted(set(present_tables()) & {"cinq-mille", "quinze-mille",
+                                                                  "dix-mille"}))
+def test_house_rules_are_compared_with_the_table_s_game(name, built):
+    """The house-rule rows are at the real target: the game as played is
+    the table's value."""
+    _, numbers, _ = built
+    key = f"house/{name}/as played/p"
+    if key not in numbers:
+        pytest.skip("house rules of this game not in the paper")
+    info = read_info(TABLES / f"{name}.h5")
+    assert numbers[key]["value"] == pytest.approx(info["first_player_win"], abs=1e-9), REBUILD

@@ -1,0 +1,132 @@
+"""Solved variants for the paper, kept on disk so that a rebuild does not
+solve them again.
+
+A house-rule variant at a real target costs from seconds (cinq-mille) to
+many minutes (dix-mille with crosses). The paper needs only a summary of
+each: the first player's win probability, the fair head start
+(:func:`solver.analysis.komi`), the player states and the solve's stats.
+:func:`summary` solves a game once and stores that summary in
+``paper/cache/<hash>.json``, the hash being of the rules' JSON and the
+memory (the exact previous-score memory or the crosses model), so that a
+changed rule is a new entry and a stale one is never read.
+
+    python scripts/paper_cache.py            # solve every house variant the
+                                             # paper compares, cheapest first
+    python scripts/paper_cache.py --list     # what is cached, what is not
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver import __version__  # noqa: E402
+from solver.analysis import house_variants, komi  # noqa: E402
+from solver.rules import GAMES, Rules  # noqa: E402
+
+CACHE = ROOT / "paper" / "cache"
+FAMILIES = ("cinq-mille", "quinze-mille", "dix-mille")
+"""The games whose house rules the paper compares."""
+
+
+def key_of(rules: Rules, memory: str = "model") -> str:
+    memory = memory if rules.crosses else "none"
+    text = json.dumps({"rules": json.loads(rules.to_json()), "memory": memory}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def path_of(rules: Rules, memory: str = "model", cache: Path = CACHE) -> Path:
+    return cache / f"{key_of(rules, memory)}.json"
+
+
+def summarise(solution, seconds: float, memory: str) -> dict:
+    stats = {k: v for k, v in solution.stats.items() if isinstance(v, (int, float, list))}
+    return {"rules": json.loads(solution.rules.to_json()), "memory": memory,
+            "first_player_win": solution.first_player_win, "komi": komi(solution),
+            "states": int(solution.space.size), "seconds": seconds, "stats": stats,
+            "program_version": __version__}
+
+
+def cached(rules: Rules, memory: str = "model", cache: Path = CACHE) -> dict | None:
+    path = path_of(rules, memory, cache)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    # The hash names the rules; this guards against a hand-copied file.
+    if Rules.from_json(json.dumps(data["rules"])) != rules:
+        return None
+    return data
+
+
+def store(solution, seconds: float, memory: str = "model", cache: Path = CACHE) -> dict:
+    data = summarise(solution, seconds, memory)
+    cache.mkdir(parents=True, exist_ok=True)
+    path = path_of(solution.rules, memory, cache)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+    return data
+
+
+def summary(rules: Rules, memory: str = "model", cache: Path = CACHE, solution=None) -> dict:
+    """The cached summary of ``rules``, solving (or taking ``solution``) and
+    storing it when there is none."""
+    data = cached(rules, memory, cache)
+    if data is not None:
+        return data
+    if solution is not None:
+        return store(solution, float(solution.stats.get("seconds", 0.0)), memory, cache)
+    from solver.solve import solve_game
+    started = time.perf_counter()
+    solution = solve_game(rules, memory)
+    return store(solution, time.perf_counter() - started, memory, cache)
+
+
+def house_jobs(families=FAMILIES) -> list[tuple[str, str, Rules]]:
+    """(family, label, rules) of every variant the paper compares, the
+    game as played first in each family."""
+    jobs = []
+    for family in families:
+        base = GAMES[family]
+        jobs.append((family, "as played", base))
+        jobs += [(family, label, rules) for label, rules in house_variants(base, GAMES)]
+    return jobs
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--list", action="store_true", help="show the cache, solve nothing")
+    parser.add_argument("--skip-played", action="store_true",
+                        help="do not solve a game as played (its table is being made)")
+    parser.add_argument("--only", nargs="+", metavar="FAMILY/LABEL",
+                        help="these variants alone, in this order (e.g. \"dix-mille/as played\")")
+    args = parser.parse_args(argv)
+    from solver.solve import estimated_solve_seconds
+    jobs = sorted(house_jobs(), key=lambda job: estimated_solve_seconds(job[2]))
+    if args.only:
+        named = {f"{family}/{label}": (family, label, rules) for family, label, rules in jobs}
+        jobs = [named[name] for name in args.only]
+    for family, label, rules in jobs:
+        hit = cached(rules)
+        estimate = estimated_solve_seconds(rules)
+        if args.list or hit is not None or (args.skip_played and label == "as played"):
+            state = (f"{hit['first_player_win']:.7f} ({hit['seconds']:.0f} s)" if hit
+                     else f"not cached (estimate {estimate:.0f} s)")
+            print(f"{family:14} {label:32} {state}", flush=True)
+            continue
+        print(f"{family:14} {label:32} solving (estimate {estimate:.0f} s) ...", flush=True)
+        data = summary(rules)
+        print(f"{'':14} {'':32} {data['first_player_win']:.7f} in {data['seconds']:.0f} s",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
