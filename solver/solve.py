@@ -88,8 +88,11 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None) -> float:
     """A rough solve time on the project's machine (module docstring)."""
     from .dice import keep_table
     states = _state_count(rules, memory)
-    keeps_per_row = len(keep_table(rules).packed().keep_units)
+    dice = keep_table(rules).packed()
+    # A roll class costs about as much as a keep (its probability, its
+    # zero-roll test): under the keep rule "all" a class has one keep.
+    work_per_row = len(dice.prob) + len(dice.keep_units)
     # Newton runs about three DP passes a turn start; with crosses, about
     # sixteen sweeps of one pass each (two in the first).
     passes = 17 if rules.crosses else 3
-    return passes * states ** 2 * rules.target_units * keeps_per_row / 2 / SOLVE_RATE
+    return passes * states ** 2 * rules.target_units * work_per_row / 2 / SOLVE_RATE
