@@ -433,7 +433,8 @@ def cmd_advise(args):
 
 
 def cmd_simulate(args):
-    from .simulate import parse_policy, simulate
+    from .policies import parse_policy
+    from .simulate import simulate
     rules = _rules(args)
     policies = [parse_policy(args.a), parse_policy(args.b)]
     if args.games < 1:

@@ -41,14 +41,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import UsageError
-from .game_loop import (ALL_TURNS, BANK, CROSS_A, CROSS_B, DEEP_GAMES, DONE,  # noqa: F401
-                        FALL, MAX_TURNS, INSTANT_WIN, LEN_A, LOG_COUNT, MOVER, NEED_M, NEED_TABLE, NEED_W,
-                        NEED_Z, OUTCOMES, OVERSHOOT, SCRIPT_END, SCRIPT_POS, UNFINISHED,
-                        UNKNOWN_SCORE, WIN, WINNER, WINS_A, ZERO, Games, OptimalIndex,
-                        hash_put, run_games)
-from .policies import (EXPECTED_TOP_POINTS, OPTIMAL, POLICY_NAMES, RANDOM,  # noqa: F401
-                       DiceTables, OptimalCache, Policy, TableStore, dice_tables, expected_turn,
-                       optimal_tables, parse_policy, player_states)
+from .game_loop import (ALL_TURNS, CROSS_A, CROSS_B, DEEP_GAMES, DONE, LEN_A, LOG_COUNT,
+                        MAX_TURNS, MOVER, NEED_M, NEED_TABLE, NEED_W, NEED_Z, OUTCOMES,
+                        SCRIPT_END, SCRIPT_POS, UNFINISHED, UNKNOWN_SCORE, WINNER, WINS_A, Games,
+                        OptimalIndex, hash_put, run_games)
+from .policies import DiceTables, OptimalCache, TableStore, dice_tables, parse_policy
 from .rules import Rules
 from .turn_rules import TurnRules
 

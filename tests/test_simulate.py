@@ -19,8 +19,8 @@ from solver.errors import UsageError
 from solver.game import solve
 from solver.rules import get_rules
 from solver.solve import solve_game
-from solver.simulate import (Policy, _Machine, expected_turn, match, optimal_tables,
-                             parse_policy, play_scripted, scripted_events, simulate)
+from solver.policies import Policy, expected_turn, optimal_tables, parse_policy
+from solver.simulate import _Machine, match, play_scripted, scripted_events, simulate
 
 DIX = get_rules("dix-mille")
 CINQ = get_rules("cinq-mille")
@@ -477,7 +477,8 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     machine = _Machine(rules, "threshold:350", "optimal", 0, solution_b=solution,
                        max_turns=2 * len(a_dice), script=dice, start=(0, 500), log_size=64)
     machine.run(1)
-    from solver.simulate import LEN_A, ScriptedGame
+    from solver.game_loop import LEN_A
+    from solver.simulate import ScriptedGame
     events = scripted_events(machine.games, rules.unit)
     game = ScriptedGame(None, (0, 0), ([], []), (0, 0), events)
     assert [(e["outcome"], e["score"]) for e in events if e["player"] == "A"] == \
