@@ -168,19 +168,24 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
         previous=np.array([label[1] for label in order], dtype=np.int64),
         crosses=np.array([label[2] for label in order], dtype=np.int64),
         zero_next=np.array([index[zero(label)] for label in order], dtype=np.int64),
-        bank_next=bank_next, can_take=can_take, bank_slot=bank_slot, up=up, memory=memory, fall_to=fall_to,
-        index=index)
+        bank_next=bank_next, can_take=can_take, bank_slot=bank_slot, up=up, memory=memory,
+        fall_to=fall_to, index=index)
 
 
-def score_space(rules: Rules) -> PlayerSpace:
-    """Player states that are banked scores alone (games without crosses)."""
-    turn = TurnRules.of(rules)
-
+def _bank_to_score(turn: TurnRules):
+    """A bank of a space that forgets the previous score: ``(s, t)`` to the
+    label of the banked score, or None where the bank is not allowed."""
     def bank(s, t):
         if not turn_rules.may_bank_total(turn, s, t):
             return None
         return (turn_rules.banked_score(turn, s, t), -1, 0)
-    return _build(rules, [(0, -1, 0)], lambda label: label, bank, "none")
+    return bank
+
+
+def score_space(rules: Rules) -> PlayerSpace:
+    """Player states that are banked scores alone (games without crosses)."""
+    return _build(rules, [(0, -1, 0)], lambda label: label, _bank_to_score(TurnRules.of(rules)),
+                  "none")
 
 
 def memory_space(rules: Rules) -> PlayerSpace:
@@ -206,14 +211,11 @@ def model_space(rules: Rules, fall_to) -> PlayerSpace:
         c, falls = turn_rules.add_cross(turn, c)
         return (int(fall_to[s]), int(fall_to[s]), 0) if falls else (s, -1, c)
 
-    def bank(s, t):
-        if not turn_rules.may_bank_total(turn, s, t):
-            return None
-        return (turn_rules.banked_score(turn, s, t), -1, 0)
     # Every fallen state, not only those the estimates lead to: a real player
     # may have fallen to any score, and advice must be able to say so.
     fallen = [(int(x), int(x), 0) for x in score_space(rules).score]
-    return _build(rules, fallen, zero, bank, "model", np.asarray(fall_to, dtype=np.int64))
+    return _build(rules, fallen, zero, _bank_to_score(turn), "model",
+                  np.asarray(fall_to, dtype=np.int64))
 
 
 def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpace:
