@@ -95,6 +95,7 @@ class Advisor:
         self.solution = solution
         self.rules = solution.rules
         self.space = solution.space
+        self.turn = TurnRules.of(self.rules)
         self.compiled = compiled
         self._replay = lru_cache(maxsize=256)(self._replay_uncached)
 
@@ -155,7 +156,7 @@ class Advisor:
         if not options:
             return Advice([Choice("zero", Z)], note="zero roll: no die scores, the turn is lost",
                           position=position)
-        turn = TurnRules.of(rules)
+        turn = self.turn
         score = int(self.space.score[m])
         choices = []
         for option in options:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from .dice import Keep
 from .play import KEEP, TAKE, Game, best_choice
 from .policies import Policy, fixed_tables
-from .turn_rules import OVERSHOOT, WIN, banked_score, dice_left, keep_result
+from .turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, dice_left, keep_result,
+                         offer_only_overshoots)
 
 
 def make_bot(policy: Policy, rules, rng):
@@ -66,8 +67,7 @@ class TableBot:
         score = game.units(state.lines[state.mover].score)
         if game.phase == TAKE:
             total, dice = game.units(state.offer[0]), state.offer[1]
-            # Guard: an offer from which every keep overshoots is a zero turn.
-            hopeless = keep_result(turn, score, total + 1, False) == OVERSHOOT
+            hopeless = offer_only_overshoots(turn, score, total)
             return "take" if self.take[total, dice] and not (self.guards and hopeless) \
                 else "fresh"
         total = game.units(state.turn_total)
@@ -77,8 +77,7 @@ class TableBot:
             return max(ordered, key=lambda k: self._keep_value(game, score, total, k)).dice
         if game.bank_refusal() is not None:
             return "roll"
-        # Guard: a bank that leaves the score where it is (at the cap).
-        standstill = banked_score(turn, score, total) == score
+        standstill = bank_changes_nothing(turn, score, total)
         banks = self.bank[total, state.in_hand] and not (self.guards and standstill)
         return "bank" if banks else "roll"
 

@@ -23,7 +23,8 @@ from numba import njit
 from . import turn_rules
 
 RULES = ("keep_result", "dice_left", "may_bank_total", "may_bank", "banked_score", "offer",
-         "may_take_over", "add_cross", "after_bank", "after_zero_turn")
+         "may_take_over", "add_cross", "after_bank", "after_zero_turn", "bank_changes_nothing",
+         "offer_only_overshoots")
 
 # The rules call one another (may_bank calls may_bank_total, ...): each is
 # compiled as a copy whose global names are the compiled rules.
@@ -33,7 +34,8 @@ for _name in RULES:
     _namespace[_name] = njit(inline="always")(
         types.FunctionType(_rule.__code__, _namespace, _name, _rule.__defaults__))
 (keep_result, dice_left, may_bank_total, may_bank, banked_score, offer, may_take_over,
- add_cross, after_bank, after_zero_turn) = (_namespace[_name] for _name in RULES)
+ add_cross, after_bank, after_zero_turn, bank_changes_nothing,
+ offer_only_overshoots) = (_namespace[_name] for _name in RULES)
 
 
 def renew_stamp(kernel_file: str, *called_files: str) -> None:

@@ -55,8 +55,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .compiled_rules import (add_cross, after_bank, banked_score, dice_left, keep_result,
-                             may_bank, may_take_over, offer, renew_stamp)
+from .compiled_rules import (add_cross, after_bank, bank_changes_nothing, dice_left,
+                             keep_result, may_bank, may_take_over, offer,
+                             offer_only_overshoots, renew_stamp)
 from .errors import UsageError
 from .policies import OPTIMAL, RANDOM
 from .rules import Rules
@@ -416,9 +417,7 @@ def run_games(rules, dice, tables, index, games, games_end):
                 took = _below(rng, 2)
             elif take_all[slot, offer_t, offer_n] != 0:
                 took = 1
-                # Guard: when even the smallest keep (one unit) would
-                # overshoot, the offer leaves nothing but a zero turn.
-                if guard and keep_result(rules, score, offer_t + 1, False) == KEEP_OVERSHOOTS:
+                if guard and offer_only_overshoots(rules, score, offer_t):
                     took = 0
             if took == 1:
                 t = offer_t
@@ -464,9 +463,7 @@ def run_games(rules, dice, tables, index, games, games_end):
                     banks = _below(rng, 2) == 1
                 else:
                     banks = bank_all[slot, t, n] != 0
-                    # Guard: a bank that leaves the score where it is (at
-                    # the cap) changes nothing but the turn.
-                    if guard and banked_score(rules, score, t) == score:
+                    if guard and bank_changes_nothing(rules, score, t):
                         banks = False
                 if banks:
                     outcome = BANK

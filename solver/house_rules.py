@@ -185,18 +185,19 @@ def _read_bool(key, value) -> bool:
     return value
 
 
-def _read_dice(key, value) -> int:
-    value = _integer(key, value)
-    if not 1 <= value <= MAX_DICE:
-        raise UsageError(f"{key} must be 1 to {MAX_DICE}, not {value}")
-    return value
+def _integer_from(low: int, high: int | None = None):
+    """A reader of integers from ``low`` (up to ``high``)."""
+    def read(key, value) -> int:
+        value = _integer(key, value)
+        if value < low or (high is not None and value > high):
+            bounds = f"{low} to {high}" if high is not None else f"{low} or more"
+            raise UsageError(f"{key} must be {bounds}, not {value}")
+        return value
+    return read
 
 
-def _read_unit(key, value) -> int:
-    value = _integer(key, value)
-    if value < 1:
-        raise UsageError(f"{key} must be 1 or more, not {value}")
-    return value
+_read_dice = _integer_from(1, MAX_DICE)
+_read_unit = _integer_from(1)
 
 
 def _read_keep_rule(key, value) -> str:

@@ -25,6 +25,8 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
     offer(r, n)                = n where a bank with 1 <= n <= D - 1 dice unset
                                  is offered to the next player, else 0
     may_take_over(r, s)        = take-over exists and s >= its minimum
+    bank_changes_nothing(r, s, t)    banked_score(r, s, t) == s (at the cap)
+    offer_only_overshoots(r, s, t)   every keep from an offer of t overshoots
     add_cross(r, c)            = (c + 1, False), or (0, True) at the last cross
     after_bank(r, s, t)        = (banked_score, previous = s, crosses = 0)
     after_zero_turn(r, s, p, c) (score, previous, crosses) after a turn with
@@ -107,6 +109,17 @@ def banked_score(r, score, turn_total):
 
 def offer(r, in_hand):
     return in_hand if r.take_min >= 0 and 1 <= in_hand < r.dice else 0
+
+
+def bank_changes_nothing(r, score, turn_total):
+    """A bank that leaves the score where it is (at the cap)."""
+    return banked_score(r, score, turn_total) == score
+
+
+def offer_only_overshoots(r, score, offer_total):
+    """An offer from which even the smallest keep (one unit) overshoots:
+    taking it leaves nothing but a zero turn."""
+    return keep_result(r, score, offer_total + 1, False) == OVERSHOOT
 
 
 def may_take_over(r, score):
