@@ -70,6 +70,7 @@ def build_parser() -> Parser:
     p = command("solve", cmd_solve, "solve a game and write its table")
     p.add_argument("--out", type=Path, metavar="FILE")
     p.add_argument("--tolerance", type=float, default=1e-12)
+    players_option(p)
     memory_option(p)
     p = command("info", cmd_info, "the metadata of a table file", game=False)
     p.add_argument("file", type=Path)
@@ -79,7 +80,9 @@ def build_parser() -> Parser:
                    help="delete one of your tables: a game, or a table's file name")
     p = command("advise", cmd_advise, "bank or roll, which dice to keep, take over or not")
     p.add_argument("--me", type=int, required=True, metavar="S", help="your banked score")
-    p.add_argument("--opp", type=int, required=True, metavar="S", help="opponent's banked score")
+    p.add_argument("--opp", type=int, required=True, action="append", metavar="S",
+                   help="an opponent's banked score; with more players, once each, in seat "
+                        "order after you (the last is the previous player)")
     p.add_argument("--turn", type=int, default=0, metavar="T", help="turn total so far")
     p.add_argument("--dice", type=int, metavar="N", help="dice in hand (default: all)")
     p.add_argument("--roll", nargs="+", type=int, metavar="D", help="the dice just thrown")
@@ -87,15 +90,21 @@ def build_parser() -> Parser:
     p.add_argument("--crosses", type=int, default=0, metavar="C", help="your crosses")
     p.add_argument("--previous", type=int, metavar="P",
                    help="your score before your last bank (games with crosses)")
-    p.add_argument("--opp-crosses", type=int, default=0, metavar="C")
-    p.add_argument("--opp-previous", type=int, metavar="P")
+    p.add_argument("--opp-crosses", type=int, action="append", metavar="C",
+                   help="each opponent's crosses, in the order of --opp")
+    p.add_argument("--opp-previous", type=int, action="append", metavar="P",
+                   help="each opponent's score before their last bank, in the order of --opp")
     p.add_argument("--table", type=Path, metavar="FILE")
     solve_option(p)
     memory_option(p)
-    p = command("simulate", cmd_simulate, "play whole games between two policies")
-    p.add_argument("--a", required=True, metavar="POLICY",
-                   help="first player: optimal, threshold:X, expected or random")
-    p.add_argument("--b", required=True, metavar="POLICY", help="second player")
+    p = command("simulate", cmd_simulate, "play whole games between policies")
+    p.add_argument("--a", metavar="POLICY",
+                   help="two players: the first player, optimal, threshold:X, expected or random")
+    p.add_argument("--b", metavar="POLICY", help="two players: the second player")
+    p.add_argument("--seat", action="append", metavar="POLICY",
+                   help="instead of --a/--b: a seat's policy, once per seat, seat 1 (moving "
+                        "first) first")
+    players_option(p)
     p.add_argument("--games", type=int, default=10_000, metavar="N")
     p.add_argument("--seed", type=int, default=0, metavar="S")
     p.add_argument("--table", type=Path, metavar="FILE", help="table for the optimal policy")
@@ -124,6 +133,11 @@ def rules_option(p, help: str) -> None:
 def solve_option(p) -> None:
     p.add_argument("--solve", action="store_true",
                    help="make a missing table without asking (it may take minutes)")
+
+
+def players_option(p) -> None:
+    p.add_argument("--players", type=int, default=2, metavar="N",
+                   help="players at the table, 2 to 6 (seat 1 moves first)")
 
 
 def memory_option(p) -> None:
@@ -155,12 +169,13 @@ def _rules(args):
     return rules if args.target is None else rules.with_target(args.target)
 
 
-def _solve_command(args, rules, memory) -> str:
+def _solve_command(args, rules, memory, players=2) -> str:
     """The command that makes the table of ``rules`` (for a message)."""
     game = f"--rules {args.rules}" if args.rules is not None else rules.name
     target = f" --target {rules.target}" if args.target else ""
     option = f" --memory {memory}" if memory else ""
-    return f"farkle solve {game}{target}{option}"
+    seats = f" --players {players}" if players != 2 else ""
+    return f"farkle solve {game}{target}{seats}{option}"
 
 
 def _print_json(data) -> None:
@@ -256,24 +271,54 @@ def cmd_odds(args):
 
 
 def cmd_solve(args):
+    from .solve import check_players, solve_and_write
     rules = _rules(args)
+    memory = _memory(args, rules)
+    check_players(rules, args.players, memory)
     started = time.perf_counter()
-    from .solve import solve_and_write
-    solution, path, residual = solve_and_write(rules, args.out, args.tolerance,
-                                               _memory(args, rules),
-                                               _progress(f"solving {rules.name}"))
+    solution, path, residual = solve_and_write(rules, args.out, args.tolerance, memory,
+                                               _progress(f"solving {rules.name}"),
+                                               players=args.players)
     seconds = time.perf_counter() - started
-    result = {"game": rules.name, "target": rules.target,
-              "first_player_win": solution.first_player_win,
+    seat_wins = _seat_wins(solution)
+    result = {"game": rules.name, "target": rules.target, "players": args.players,
+              "first_player_win": solution.first_player_win, "seat_wins": seat_wins,
               "states": int(solution.stats["turn_starts"]), "seconds": seconds,
               "table": str(path), "bellman_residual": residual}
+    if args.players > 2:
+        from .tables import equilibria_summary
+        result["equilibria"] = equilibria_summary(solution)
     if args.json:
         _print_json(result)
         return
-    print(f"{rules.name} to {rules.target}: the first player wins with probability "
-          f"{solution.first_player_win:.7f}")
+    if args.players == 2:
+        print(f"{rules.name} to {rules.target}: the first player wins with probability "
+              f"{solution.first_player_win:.7f}")
+    else:
+        print(f"{rules.name} to {rules.target}, {args.players} players: seats win "
+              + ", ".join(f"{i + 1}: {v:.7f}" for i, v in enumerate(seat_wins)))
+        _print_equilibria(result["equilibria"])
     print(f"{result['states']} turn starts solved in {seconds:.1f} s; "
           f"Bellman residual {residual:.1e}; table {path}")
+
+
+def _seat_wins(solution) -> list[float]:
+    """Each seat's chance at the game start, seat 1 first."""
+    if hasattr(solution, "seat_wins"):
+        return [float(v) for v in solution.seat_wins]
+    return [solution.first_player_win, 1.0 - solution.first_player_win]
+
+
+def _print_equilibria(summary) -> None:
+    if not summary["blocks_mixed"]:
+        print("  every decision pure: best responses settled at every level")
+        return
+    print(f"  {summary['levels_mixed']} levels ({summary['blocks_mixed']} score tuples) needed "
+          f"the logit-path equilibrium; {summary['mixed_decisions']} decisions mixed")
+    if summary["other_equilibria"]:
+        print(f"  other equilibria found at {summary['blocks_with_other_equilibria']} of them; "
+              f"they move those values by up to "
+              f"{summary['largest_move_of_other_equilibria']:.1e}")
 
 
 def cmd_tables(args):
@@ -306,7 +351,12 @@ def cmd_info(args):
         _print_json(info)
         return
     print(f"{info['file']}: {info['game']} to {info['target']} ({info['bytes'] / 1e6:.1f} MB)")
-    print(f"  first player wins {info['first_player_win']:.7f}")
+    if info["players"] == 2:
+        print(f"  first player wins {info['first_player_win']:.7f}")
+    else:
+        print(f"  {info['players']} players; seats win "
+              + ", ".join(f"{i + 1}: {v:.7f}" for i, v in enumerate(info["seat_wins"])))
+        _print_equilibria(info["equilibria"])
     print(f"  tolerance {info['tolerance']:.0e}, Bellman residual {info['bellman_residual']:.1e}, "
           f"solved in {info['solve_seconds']:.1f} s by farkle-solver {info['program_version']}")
     for name, meta in info["datasets"].items():
@@ -314,44 +364,50 @@ def cmd_info(args):
         print(f"  {name:<14} {meta['dtype']:<8} {meta['shape']}  ({axes})")
 
 
-def _load_table(args, rules, check=None, lazy_take=True):
-    """The table for ``rules``: ``--table``, else the default file, solved
-    on the spot when missing and quick to make. ``check()`` runs first, so
-    that bad input is refused before any solve."""
+def _load_table(args, rules, check=None, lazy_take=True, players=2):
+    """The table for ``rules`` and ``players``: ``--table``, else the
+    default file, solved on the spot when missing and quick to make.
+    ``check()`` runs first, so that bad input is refused before any
+    solve."""
+    from .solve import check_players
     from .tables import default_path, read_table
     memory = _memory(args, rules)
-    path = args.table or default_path(rules, memory)
+    check_players(rules, players, memory)
+    path = args.table or default_path(rules, memory, players)
     if not path.exists() and args.table is None:
         if check is not None:
             check()
-        _make_missing_table(args, rules, memory, path)
+        _make_missing_table(args, rules, memory, path, players)
     try:
-        return read_table(path, expect=rules, lazy_take=lazy_take)
+        return read_table(path, expect=rules, lazy_take=lazy_take, expect_players=players)
     except UsageError as error:
         if args.rules is None or args.table is not None:
             raise
         # A house-rules file edited since its table was made: the default
         # table is stale, and solving again replaces it.
         raise UsageError(f"{error}; solve it again with: "
-                         f"{_solve_command(args, rules, memory)}") from None
+                         f"{_solve_command(args, rules, memory, players)}") from None
 
 
-def _make_missing_table(args, rules, memory, path):
+def _make_missing_table(args, rules, memory, path, players=2):
     """First use: a missing table is made at once when that is quick, when
     ``--solve`` says so, or when the person at the terminal agrees; without
     a terminal the command to run is named (exit status 2)."""
     from .solve import estimated_solve_seconds, estimated_table_bytes, solve_and_write
-    seconds = estimated_solve_seconds(rules, memory)
-    cost = f"about {_duration(seconds)}, {_megabytes(estimated_table_bytes(rules, memory))}"
-    refusal = (f"{rules.name} has no table yet; make it with: "
-               f"{_solve_command(args, rules, memory)} ({cost})")
+    seconds = estimated_solve_seconds(rules, memory, players)
+    size = estimated_table_bytes(rules, memory, players)
+    cost = f"about {_duration(seconds)}, {_megabytes(size)}"
+    who = f" with {players} players" if players != 2 else ""
+    refusal = (f"{rules.name}{who} has no table yet; make it with: "
+               f"{_solve_command(args, rules, memory, players)} ({cost})")
     if seconds > ON_THE_SPOT_SECONDS and not getattr(args, "solve", False):
         if not (sys.stdin.isatty() and sys.stderr.isatty()):
             raise UsageError(refusal)
-        if not _ask_yes(f"{rules.name} has no table yet: solve it now? {cost} [y/N] "):
+        if not _ask_yes(f"{rules.name}{who} has no table yet: solve it now? {cost} [y/N] "):
             raise UsageError(refusal)
-    print(f"farkle: solving {rules.name} ({cost}) into {path}", file=sys.stderr)
-    solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"))
+    print(f"farkle: solving {rules.name}{who} ({cost}) into {path}", file=sys.stderr)
+    solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"),
+                    players=players)
 
 
 def _ask_yes(question: str) -> bool:
@@ -382,24 +438,52 @@ def _megabytes(size: int) -> str:
 
 
 def _lines(args):
+    """My line and the opponents' (one Line with two players, else a list in
+    seat order after me)."""
     from .states import Line
-    return (Line(args.me, args.crosses, args.previous),
-            Line(args.opp, args.opp_crosses, args.opp_previous))
+    opps = args.opp
+    columns = {}
+    for option, values in (("--opp-crosses", args.opp_crosses),
+                           ("--opp-previous", args.opp_previous)):
+        if values is not None and len(values) != len(opps):
+            raise UsageError(f"{option} is given {len(values)} times for {len(opps)} "
+                             f"opponent{'s' if len(opps) > 1 else ''} (once per --opp, "
+                             f"in the same order)")
+        columns[option] = values or [None] * len(opps)
+    lines = [Line(score, crosses or 0, previous) for score, crosses, previous
+             in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]
+    return Line(args.me, args.crosses, args.previous), lines[0] if len(lines) == 1 else lines
 
 
 def _load_advisor(args):
-    from .advice import Advisor, turn_state
+    from .advice import Advisor, DuelAdvisor, turn_state
     from .states import player_space, player_state
     rules = _rules(args)
+    me, opp = _lines(args)
+    players = 1 + len(args.opp)
 
     def check():
-        if not rules.crosses or args.memory == "exact":
+        if not rules.crosses or args.memory == "exact" or players > 2:
             space = player_space(rules, "exact")
-            me, opp = _lines(args)
             player_state(rules, space, me, "my")
-            player_state(rules, space, opp, "opponent")
+            for line in opp if players > 2 else [opp]:
+                player_state(rules, space, line, "opponent")
         turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
-    return Advisor(_load_table(args, rules, check))
+    if players > 2 and args.table is None and not _exact_in_reach(rules, players):
+        # The duel model: the two-player table against one opponent.
+        return DuelAdvisor(_load_table(args, rules, check), players)
+    return Advisor(_load_table(args, rules, check, players=players))
+
+
+def _exact_in_reach(rules, players) -> bool:
+    from .solve import check_players
+    try:
+        check_players(rules, players, "exact")
+    except UsageError as error:
+        if "out of reach" not in str(error):
+            raise
+        return False
+    return True
 
 
 def _parse_offer(text):
@@ -428,14 +512,22 @@ def cmd_advise(args):
         return
     if advice.note:
         print(advice.note)
+    others = len(advice.choices[0].wins or []) > 2
     for choice in advice.choices:
-        print(f"{_describe(choice):<32} {100 * choice.win:6.2f}%")
+        line = f"{_describe(choice):<32} {100 * choice.win:6.2f}%"
+        if others:
+            line += "   opponents " + " ".join(f"{100 * v:5.2f}%" for v in choice.wins[1:])
+        print(line)
 
 
 def cmd_simulate(args):
     from .policies import parse_policy
     from .simulate import simulate
+    from .simulate_n import seat_policies
+    seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = _rules(args)
+    if seats is not None:
+        return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
@@ -462,6 +554,28 @@ def cmd_simulate(args):
         print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
     if result.unfinished:
         print(f"{result.unfinished} games stopped at the turn cap and are not counted")
+
+
+def _simulate_seats(args, rules, policies):
+    """``simulate --seat ...``: N seats (two: the two-player simulator)."""
+    from .simulate import simulate
+    from .simulate_n import simulate_n, two_player_result
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    solution = None
+    if any(p.kind == "optimal" for p in policies):
+        solution = _load_table(args, rules, lazy_take=False, players=args.players)
+    progress = _progress(f"playing {rules.name}") if args.games >= 50_000 else None
+    if args.players == 2:
+        result = two_player_result(simulate(rules, *policies, args.games, seed=args.seed,
+                                            solution=solution, progress=progress), solution)
+    else:
+        result = simulate_n(rules, policies, args.games, seed=args.seed, solution=solution,
+                            progress=progress)
+    if args.json:
+        _print_json(result.to_json())
+        return
+    print("\n".join(result.describe()))
 
 
 def cmd_play(args):

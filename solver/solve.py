@@ -27,6 +27,10 @@ from .rules import Rules
 from .states import player_space
 
 SOLVE_RATE = float(os.environ.get("FARKLE_SOLVE_RATE", 7.0e8))
+PLAYER_COST = 1.0
+"""Cost of the N-player DP per player, relative to the two-player DP's."""
+MAX_PLAYER_BYTES = 12e9
+"""Largest N-player solve attempted (start and take-over values in memory)."""
 """Keep evaluations per second of the solver on the project's 2-core
 machine; ``$FARKLE_SOLVE_RATE`` tells the estimates another machine's."""
 
@@ -50,31 +54,69 @@ def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 
 
 
 def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
-                    memory: str | None = None, progress=None):
+                    memory: str | None = None, progress=None, players: int = 2):
     """Solve, check the Bellman residual, write the table; returns
     ``(solution, path, residual)``."""
-    from .game import bellman_residual
     from .tables import user_table_path, write_table
-    solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
-    residual = bellman_residual(solution)
-    path = out or user_table_path(rules, memory)
+    if players == 2:
+        from .game import bellman_residual
+        solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
+        residual = bellman_residual(solution)
+    else:
+        from .multi_solution import bellman_residual_n
+        solution = solve_players_game(rules, players, memory, tol=tolerance, progress=progress)
+        residual = bellman_residual_n(solution)
+    path = out or user_table_path(rules, memory, players)
     write_table(solution, path, tolerance, residual)
     return solution, path, residual
 
 
-def estimated_table_bytes(rules: Rules, memory: str | None = None) -> int:
+def check_players(rules: Rules, players: int, memory: str | None = None) -> None:
+    """Refuse a number of players outside 2 to 6, and an N-player game out
+    of reach exactly: its start values alone would pass MAX_PLAYER_BYTES
+    (the exact memory is the only one with three or more players)."""
+    from .multiplayer import MAX_PLAYERS
+    if not 2 <= players <= MAX_PLAYERS:
+        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+    if players == 2:
+        return
+    if memory == "model":
+        raise UsageError("with three or more players the table keeps every previous score "
+                         "(--memory exact); the crosses model is for two players")
+    size = estimated_table_bytes(rules, "exact", players, compressed=False)
+    if size > MAX_PLAYER_BYTES:
+        raise UsageError(f"{rules.name} to {rules.target} with {players} players is out of "
+                         f"reach exactly (about {size / 1e9:.0f} GB of values); try a smaller "
+                         f"--target")
+
+
+def solve_players_game(rules: Rules, players: int, memory: str | None = None, progress=None,
+                       tol: float = 1e-12):
+    """The N-player game, exactly (:mod:`solver.multiplayer`)."""
+    from .multiplayer import solve_players
+    check_players(rules, players, memory)
+    return solve_players(rules, players, player_space(rules, "exact"), tol=tol,
+                         progress=progress)
+
+
+def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int = 2,
+                          compressed: bool = True) -> int:
     """A rough table size: the start values, and the take-over values of the
     offers a bank can make (about half of every taker x banked state x turn
     total x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md).
     The banked states (where a bank leads) are the scores alone with
-    crosses: a bank erases them."""
-    states = _state_count(rules, memory)
-    size = 8 * states ** 2
+    crosses: a bank erases them. With N players every node holds N values,
+    and the take-over values are kept per taker, banker and the N - 2
+    players between."""
+    states = _state_count(rules, memory if players == 2 else "exact")
+    size = 8 * states ** players * (1 if players == 2 else players)
     if rules.has_takeover:
         taking = sum(1 for s in range(rules.target_units) if s >= rules.takeover_min_units)
         takers = taking * states // rules.target_units
         banked = rules.target_units if rules.crosses else states
-        size += int(0.45 * 8 * takers * banked * rules.target_units * (rules.dice - 1) / 2)
+        rows = takers * banked * states ** (players - 2)
+        size += int((0.45 / 2 if compressed else 1) * 8 * rows * rules.target_units
+                    * (rules.dice - 1) * (1 if players == 2 else players))
     return size
 
 
@@ -84,15 +126,18 @@ def _state_count(rules: Rules, memory: str | None) -> int:
     return player_space(rules, "exact").size
 
 
-def estimated_solve_seconds(rules: Rules, memory: str | None = None) -> float:
+def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2) -> float:
     """A rough solve time on the project's machine (module docstring)."""
     from .dice import keep_table
-    states = _state_count(rules, memory)
+    states = _state_count(rules, memory if players == 2 else "exact")
     dice = keep_table(rules).packed()
     # A roll class costs about as much as a keep (its probability, its
     # zero-roll test): under the keep rule "all" a class has one keep.
     work_per_row = len(dice.prob) + len(dice.keep_units)
     # Newton runs about three DP passes a turn start; with crosses, about
-    # sixteen sweeps of one pass each (two in the first).
+    # sixteen sweeps of one pass each (two in the first). With N players
+    # the DP carries N values and runs a full Newton per block each sweep.
     passes = 17 if rules.crosses else 3
-    return passes * states ** 2 * rules.target_units * work_per_row / 2 / SOLVE_RATE
+    per_player = 1.0 if players == 2 else PLAYER_COST * players
+    return passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
+        / SOLVE_RATE

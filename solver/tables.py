@@ -22,6 +22,19 @@ One file per game and target. Layout (all scores in units of
                           states a bank leads to, solver.states); 0 where
                           t > score[m]: no bank makes that offer
 
+With three or more players (attrs ``players`` N, ``seat_wins``,
+``equilibria``; solver.multiplayer):
+
+    V                     float64 [P^N, N]  V[node, k]: chance of the player k
+                                          seats after the mover (node: the
+                                          player states, mover first, base P)
+    take_values           float64 [K, T, D-1, N]  roll values of the nodes whose
+                                          mover may take over after a bank
+                                          (solver.multi_kernel.take_index)
+    mixed/bank            float64 [M, 4]  node, t, n, q: bank with probability q
+    mixed/keep            float64 [M, 6]  node, t, roll class, main keep,
+                                          alternative keep, q
+
 ``W`` and ``take_values`` are everything an exact answer needs: any turn is
 replayed from them (:mod:`solver.advice`). The file is written under a
 temporary name and renamed when complete, so an interrupted write never
@@ -41,13 +54,15 @@ import platformdirs
 
 from . import __version__
 from .errors import UsageError
+from .multi_solution import MultiSolution
 from .solution import Solution
 from .rules import Rules
 from .states import player_space
 
 FORMAT = "farkle-solver-table"
-FORMAT_VERSION = 2
-"""2: take-over values kept for the states a bank leads to alone."""
+FORMAT_VERSION = 3
+"""2: take-over values kept for the states a bank leads to alone; 3: tables
+of three or more players (two-player tables are as in 2)."""
 
 AXES = {
     "player/score": ["player state"],
@@ -58,7 +73,14 @@ AXES = {
     "take_row": ["player state"],
     "take_values": ["take-over row of the taker", "bank slot of the banker's state after the bank",
                     "offered turn total (units)", "offered dice minus one"],
+    "V": ["node: the players' states, mover first, in base P", "player, seats after the mover"],
+    "mixed/bank": ["mixed bank decision", "node, turn total (units), dice, probability of banking"],
+    "mixed/keep": ["mixed keep decision", "node, turn total (units), roll class, main keep, "
+                   "alternative keep, probability of the alternative"],
 }
+PLAYER_AXES = {**AXES, "take_values": ["take-over row of the node (solver.multi_kernel)",
+                                       "offered turn total (units)", "offered dice minus one",
+                                       "player, seats after the mover"]}
 
 
 def user_dir() -> Path:
@@ -81,29 +103,32 @@ def package_dir() -> Path:
     return Path(str(resources.files("solver.data")))
 
 
-def table_name(rules: Rules, memory: str | None = None) -> str:
+def table_name(rules: Rules, memory: str | None = None, players: int = 2) -> str:
     """``GAME.h5``; ``GAME-TARGET`` for another target than the game's own
-    (or a game not in the program's list), and ``-exact`` for the exact
-    memory of a game with crosses."""
+    (or a game not in the program's list), ``-exact`` for the exact memory
+    of a game with crosses (two players), ``-Nplayers`` for N players (the
+    exact memory: the only one there)."""
     from .rules import GAMES
     base = GAMES.get(rules.name)
     stem = rules.name if base is not None and base.target == rules.target \
         else f"{rules.name}-{rules.target}"
-    if memory == "exact" and rules.crosses:
+    if memory == "exact" and rules.crosses and players == 2:
         stem += "-exact"
+    if players != 2:
+        stem += f"-{players}players"
     return f"{stem}.h5"
 
 
-def user_table_path(rules: Rules, memory: str | None = None) -> Path:
+def user_table_path(rules: Rules, memory: str | None = None, players: int = 2) -> Path:
     """Where a table the user makes is written."""
-    return user_dir() / table_name(rules, memory)
+    return user_dir() / table_name(rules, memory, players)
 
 
-def default_path(rules: Rules, memory: str | None = None) -> Path:
+def default_path(rules: Rules, memory: str | None = None, players: int = 2) -> Path:
     """Where the table of ``rules`` is read from: the user's tables first,
     then the committed ones; where it would be written if it is in
     neither."""
-    name = table_name(rules, memory)
+    name = table_name(rules, memory, players)
     for folder in (user_dir(), package_dir()):
         if (folder / name).exists():
             return folder / name
@@ -192,23 +217,72 @@ def write_table(solution: Solution, path: Path, tolerance: float, residual: floa
             f.create_dataset("player/crosses", data=space.crosses)
             if space.fall_to is not None:
                 f.create_dataset("player/fall_to", data=space.fall_to)
-            f.create_dataset("W", data=solution.W, **compress)
-            f.create_dataset("take_row", data=solution.take_row)
-            if np.any(solution.take_row >= 0):
-                values = solution.take_values
-                # Only offers a bank can make are ever read: t up to the
-                # banker's new score. The rest is zeroed (in place: the
-                # solution never reads it either) so that it compresses away.
-                t = np.arange(values.shape[2])
-                banked = solution.space.score[solution.space.bank_slot >= 0]
-                values[:, t[None, :] > banked[:, None]] = 0.0
-                chunks = (1, min(64, values.shape[1])) + values.shape[2:]
-                f.create_dataset("take_values", data=values, chunks=chunks, **compress)
+            if isinstance(solution, MultiSolution):
+                _write_players(f, solution, compress)
+            else:
+                _write_two_players(f, solution, compress)
         os.replace(partial, path)
     finally:
         if partial.exists():
             partial.unlink()
     return path.stat().st_size
+
+
+def _write_two_players(f, solution: Solution, compress) -> None:
+    f.attrs["players"] = 2
+    f.create_dataset("W", data=solution.W, **compress)
+    f.create_dataset("take_row", data=solution.take_row)
+    if np.any(solution.take_row >= 0):
+        values = solution.take_values
+        # Only offers a bank can make are ever read: t up to the banker's
+        # new score. The rest is zeroed (in place: the solution never reads
+        # it either) so that it compresses away.
+        t = np.arange(values.shape[2])
+        banked = solution.space.score[solution.space.bank_slot >= 0]
+        values[:, t[None, :] > banked[:, None]] = 0.0
+        chunks = (1, min(64, values.shape[1])) + values.shape[2:]
+        f.create_dataset("take_values", data=values, chunks=chunks, **compress)
+
+
+def _write_players(f, solution: MultiSolution, compress) -> None:
+    """The datasets of a table of three or more players (module docstring)."""
+    f.attrs["players"] = solution.players
+    f.attrs["axes"] = json.dumps(PLAYER_AXES)
+    f.attrs["seat_wins"] = json.dumps([float(v) for v in solution.seat_wins])
+    f.attrs["equilibria"] = json.dumps(equilibria_summary(solution))
+    f.create_dataset("V", data=solution.V, chunks=(min(len(solution.V), 1 << 16),
+                                                   solution.players), **compress)
+    if np.any(solution.space.can_take):
+        values = solution.take_values
+        # As with two players: offers past the banker's new score are never
+        # made; zeroed, they compress away.
+        slot_score = solution.space.score[solution.space.bank_slot >= 0]
+        banker_score = slot_score[np.arange(len(values)) % len(slot_score)]
+        t = np.arange(values.shape[1])
+        values[t[None, :] > banker_score[:, None]] = 0.0
+        chunks = (1,) + values.shape[1:]
+        f.create_dataset("take_values", data=values, chunks=chunks, **compress)
+    banks = [(node, t, n, q) for node, entries in solution.mixed.items()
+             for kind, t, n, *rest in entries if kind == "bank" for q in rest]
+    keeps = [(node, t, r, main, alt, q) for node, entries in solution.mixed.items()
+             for kind, t, r, *rest in entries if kind == "keep" for main, alt, q in [rest]]
+    f.create_dataset("mixed/bank", data=np.array(banks, dtype=float).reshape(-1, 4))
+    f.create_dataset("mixed/keep", data=np.array(keeps, dtype=float).reshape(-1, 6))
+
+
+def equilibria_summary(solution: MultiSolution) -> dict:
+    """What ``farkle info`` says of the equilibria: how many blocks (and
+    levels) needed mixing, the mixed decisions, the other equilibria found
+    and how far they move a block's values."""
+    found = solution.equilibria
+    levels = {int(solution.space.score[solution.states_of(e["nodes"][0])].sum())
+              for e in found}
+    return {"blocks_mixed": len(found), "levels_mixed": len(levels),
+            "mixed_decisions": sum(len(v) for v in solution.mixed.values()),
+            "blocks_with_other_equilibria": sum(1 for e in found if e["other_equilibria"]),
+            "other_equilibria": sum(e["other_equilibria"] for e in found),
+            "largest_move_of_other_equilibria": max((e["other_move"] for e in found),
+                                                    default=0.0)}
 
 
 def read_info(path: Path) -> dict:
@@ -218,6 +292,10 @@ def read_info(path: Path) -> dict:
         info["rules"] = json.loads(info["rules"])
         info["stats"] = json.loads(info["stats"])
         info["axes"] = json.loads(info["axes"])
+        info.setdefault("players", 2)
+        for key in ("seat_wins", "equilibria"):
+            if key in info:
+                info[key] = json.loads(info[key])
         info["datasets"] = {}
         f.visititems(lambda name, obj: info["datasets"].__setitem__(
             name, {"shape": list(obj.shape), "dtype": str(obj.dtype)})
@@ -227,7 +305,8 @@ def read_info(path: Path) -> dict:
     return info
 
 
-def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) -> Solution:
+def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
+               expect_players: int | None = None) -> Solution | MultiSolution:
     """Load a table. With ``expect``, refuse a table of other rules. With
     ``lazy_take``, take-over values stay on disk and are read per query."""
     f = _open(path)
@@ -238,10 +317,17 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) 
                              f"not {expect.name} to {expect.target} (its "
                              f"{rules.first_difference(expect)})")
         fall_to = f["player/fall_to"][()] if "player/fall_to" in f else None
+        if expect_players is not None and int(f.attrs.get("players", 2)) != expect_players:
+            raise UsageError(f"table {path} is for {int(f.attrs.get('players', 2))} players, "
+                             f"not {expect_players}")
         space = player_space(rules, str(f.attrs.get("memory", "none")), fall_to)
         for name in ("score", "previous", "crosses"):
             if not np.array_equal(f[f"player/{name}"][()], getattr(space, name)):
                 raise UsageError(f"table {path} does not match its rules (player states differ)")
+        if int(f.attrs.get("players", 2)) != 2:
+            solution = _read_players(f, rules, space)
+            f.close()
+            return solution
         W = f["W"][()]
         take_row = f["take_row"][()]
         if "take_values" in f:
@@ -263,6 +349,20 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True) 
     if not (lazy_take and "take_values" in f):
         f.close()
     return Solution(rules, space, W, take_row, take_values, stats)
+
+
+def _read_players(f, rules: Rules, space) -> MultiSolution:
+    players = int(f.attrs["players"])
+    take_values = f["take_values"][()] if "take_values" in f else np.zeros((1, 1, 1, players))
+    mixed: dict = {}
+    for node, t, n, q in f["mixed/bank"][()]:
+        mixed.setdefault(int(node), []).append(("bank", int(t), int(n), float(q)))
+    for node, t, r, main, alt, q in f["mixed/keep"][()]:
+        mixed.setdefault(int(node), []).append(("keep", int(t), int(r), int(main), int(alt),
+                                                float(q)))
+    stats = json.loads(f.attrs["stats"])
+    stats["bellman_residual"] = float(f.attrs["bellman_residual"])
+    return MultiSolution(rules, space, players, f["V"][()], take_values, mixed, stats=stats)
 
 
 def _open(path: Path) -> h5py.File:

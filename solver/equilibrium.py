@@ -1,0 +1,317 @@
+"""Blocks whose best responses go round a cycle: mixing, and the logit path.
+
+With three or more players a block (:mod:`solver.multiplayer`) can have no
+stable pure policy: as player 1's bank decision at some ``(t, n)`` flips,
+player 2's best response flips, which flips player 1's back... RULES.md's
+"Cycles and equilibria" settles such a block as follows.
+
+1. *Find what flips.* Policy iteration is run on, one pass at a time, and
+   ``F``, the bank decisions ``(node, t, n)`` taken differently along the
+   last passes, is recorded. Only these are mixed: the decision ``j`` banks
+   with probability ``q_j``; every other decision stays the best response.
+
+2. *The logit path.* For a precision ``lam``, the logit (quantal-response)
+   equilibrium of the decisions in ``F`` solves
+
+       q_j = sigma(lam * margin_j(q)),
+
+   ``margin_j`` the mover's chance by banking minus by rolling at decision
+   ``j`` when the block is at its fixed point under ``q``, ``sigma`` the
+   logistic function. In ``y_j = logit(q_j)`` this is ``H(y) = margin(sigma(y))
+   - y / lam = 0``, solved by Newton's method (numerical Jacobian) from the
+   solution at the previous precision, starting at ``q = 1/2`` (``lam = 0``)
+   and raising ``lam`` geometrically to ``LAM_MAX``. Its limit is a Nash
+   equilibrium, the standard deterministic selection among several.
+
+3. *Polish.* Decisions whose ``q`` has gone to 0 or 1 become pure; for the
+   others Newton's method solves ``margin_j(q) = 0`` exactly (each mixing
+   player indifferent, to ``INDIFFERENT``).
+
+4. *Other equilibria.* Every pure profile of ``F``, and the mixed solutions
+   reached from other starting points, are checked for the equilibrium
+   conditions; those that hold are reported with how far they move the
+   block's values.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .multi_kernel import MultiValues, Seats
+from .multiplayer import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
+
+RECORD_PASSES = 24
+LAM_MAX = 1e12
+INDIFFERENT = 1e-12
+MAX_PURE_PROFILES = 10
+"""Up to 2^10 pure profiles of the flipping decisions are checked."""
+
+
+class BlockGame:
+    """One block's nodes as a game in the mixed decisions ``F``: a decision
+    is ``("bank", i, t, n)`` (node ``i`` of the block banks with
+    probability q) or ``("keep", i, t, r, main, alt)`` (node ``i`` keeps
+    ``alt`` with probability q and ``main`` otherwise from roll class ``r``
+    at turn total ``t``)."""
+
+    def __init__(self, solution, blocks, b, turn, dice, moves, a_rows):
+        self.solution, self.blocks, self.b = solution, blocks, b
+        self.args = (Seats.of(solution.players, solution.space), turn, dice, moves,
+                     MultiValues(solution.V, solution.take_values))
+        self.a_rows = a_rows
+        n0, n1 = blocks.block_start[b], blocks.block_start[b + 1]
+        self.nodes = blocks.node[n0:n1]
+        self.plan = block_plan(len(self.nodes), solution.rules, len(dice.prob))
+        self.decisions: list[tuple] = []
+        self.pattern = None
+        """The best responses outside ``decisions`` at the last margins."""
+
+    def run(self, max_passes):
+        blocks, b = self.blocks, self.b
+        return solve_block_n(b, blocks, *self.args, False, max_passes, self.a_rows, self.plan)
+
+    def record(self) -> tuple[np.ndarray, np.ndarray]:
+        """The decisions the last pass took: banks and keeps, with those of
+        ``F`` blanked out."""
+        banked, chosen = self.plan.banked.copy(), self.plan.keep_chosen.copy()
+        for d in self.decisions:
+            (banked if d[0] == "bank" else chosen)[d[1:4]] = 0
+        return banked, chosen
+
+    def flipping(self, passes=RECORD_PASSES):
+        """Policy iteration, one pass at a time (decisions in ``F`` kept
+        mixed): the decisions that flip, or None if the block settles."""
+        seen = []
+        for _ in range(passes):
+            _, change = self.run(1)
+            if change <= NEWTON_TOL:
+                return None
+            seen.append(self.record())
+        seen = seen[len(seen) // 2:]
+        banks = np.array([s[0] for s in seen])
+        keeps = np.array([s[1] for s in seen])
+        flips = [("bank",) + tuple(int(v) for v in f)
+                 for f in np.argwhere((banks != banks[0]).any(axis=0))]
+        for f in np.argwhere((keeps != keeps[0]).any(axis=0)):
+            taken = keeps[(slice(None),) + tuple(f)]
+            main = int(taken[0])
+            alt = int(taken[taken != main][0])
+            flips.append(("keep",) + tuple(int(v) for v in f) + (main, alt))
+        return flips
+
+    def set_mix(self, q):
+        self.plan.bank_q[:] = -1.0
+        self.plan.keep_q[:] = -1.0
+        for d, qj in zip(self.decisions, q):
+            if d[0] == "bank":
+                self.plan.bank_q[d[1:4]] = qj
+            else:
+                self.plan.keep_q[d[1:4]] = qj
+                self.plan.keep_main[d[1:4]] = d[4]
+                self.plan.keep_alt[d[1:4]] = d[5]
+
+    def margins(self, q):
+        """The mover's margin (bank minus roll; the alternative keep minus
+        the main one) at each decision of ``F`` when the block is at its
+        fixed point with ``F`` mixed by ``q``. A further decision that flips
+        is added to ``F`` (raises :class:`_MoreFlips`)."""
+        self.set_mix(q)
+        _, change = self.run(PURE_PASSES)
+        if change > NEWTON_TOL:
+            more = [f for f in (self.flipping() or []) if f not in self.decisions]
+            if more:
+                raise _MoreFlips(more)
+        # A best response that changes with q makes the margins jump: mix
+        # it too.
+        banked, chosen = self.record()
+        if self.pattern is not None:
+            old_banked, old_chosen = self.pattern
+            more = [("bank",) + tuple(int(v) for v in f)
+                    for f in np.argwhere(banked != old_banked)]
+            more += [("keep",) + tuple(int(v) for v in f)
+                     + (int(old_chosen[tuple(f)]), int(chosen[tuple(f)]))
+                     for f in np.argwhere(chosen != old_chosen)]
+            if more:
+                self.pattern = None
+                raise _MoreFlips(more)
+        self.pattern = banked, chosen
+        return np.array([(self.plan.bank_margin if d[0] == "bank" else self.plan.keep_margin)
+                         [d[1:4]] for d in self.decisions])
+
+    def values(self):
+        return self.solution.V[self.nodes].copy()
+
+
+class _MoreFlips(Exception):
+    def __init__(self, decisions):
+        super().__init__(f"{len(decisions)} more decisions flip")
+        self.decisions = decisions
+
+
+def _sigma(y):
+    return 1.0 / (1.0 + np.exp(-np.clip(y, -700, 700)))
+
+
+def _jacobian(f, x, fx, step):
+    J = np.empty((len(fx), len(x)))
+    for j in range(len(x)):
+        moved = x.copy()
+        moved[j] += step
+        J[:, j] = (f(moved) - fx) / step
+    return J
+
+
+def logit_path(game: BlockGame) -> np.ndarray:
+    """Follow the logit equilibrium from ``lam = 0`` to ``LAM_MAX``; returns
+    its ``q`` there. At each precision, damped Newton's method on ``G(y) =
+    lam margin(sigma(y)) - y`` (the module's ``H`` times ``lam``), with a
+    backtracking line search on ``|G|``; between precisions a decision far
+    out (``|y| > 10``) is predicted to stay where it is, ``y`` growing with
+    ``lam``."""
+    y = np.zeros(len(game.decisions))
+    previous = None
+    for lam in np.geomspace(1.0, LAM_MAX, 49):
+        if previous is not None:
+            far = np.abs(y) > 10
+            y[far] *= lam / previous
+        previous = lam
+
+        def G(y):
+            return lam * game.margins(_sigma(y)) - y
+        g = G(y)
+        for _ in range(60):
+            if np.max(np.abs(g)) < 1e-6:
+                break
+            q = _sigma(y)
+            slope = q * (1 - q)
+            J = -np.eye(len(y))
+            live = np.flatnonzero(slope > 1e-12)
+            if len(live):
+                def live_margins(ql):
+                    full = q.copy()
+                    full[live] = ql
+                    return game.margins(full)
+                base = (g + y) / lam
+                dm = _jacobian(live_margins, q[live], base, 1e-7)
+                J[:, live] += lam * dm * slope[live][None, :]
+            step = np.linalg.lstsq(J, -g, rcond=None)[0]
+            size = 1.0
+            while size > 1e-6:
+                trial = y + size * step
+                g_trial = G(trial)
+                if np.max(np.abs(g_trial)) < np.max(np.abs(g)):
+                    y, g = trial, g_trial
+                    break
+                size /= 2
+            else:
+                break                   # no descent: the next precision goes on
+    return _sigma(y)
+
+
+def polish(game: BlockGame, q: np.ndarray) -> np.ndarray | None:
+    """Decisions near 0 or 1 made pure, the others solved to indifference
+    by Newton's method; a decision that cannot be made indifferent (its
+    margin keeps one sign over [0, 1]) is made pure on that side, and the
+    others solved again. None if the end is not an equilibrium."""
+    q = q.copy()
+    pure = (q < 1e-9) | (q > 1 - 1e-9)
+    q[pure] = np.round(q[pure])
+    while True:
+        inner = np.flatnonzero(~pure)
+        m = game.margins(q)
+        if len(inner) == 0:
+            break
+
+        def inner_margins(qi):
+            full = q.copy()
+            full[inner] = qi
+            return game.margins(full)[inner]
+        qi = q[inner]
+        for _ in range(50):
+            mi = inner_margins(qi)
+            if np.max(np.abs(mi)) < INDIFFERENT:
+                break
+            J = _jacobian(inner_margins, qi, mi, 1e-7)
+            qi = np.clip(qi - np.linalg.lstsq(J, mi, rcond=None)[0], 0.0, 1.0)
+        q[inner] = qi
+        m = game.margins(q)
+        if np.max(np.abs(m[inner])) < INDIFFERENT:
+            break
+        worst = inner[np.argmax(np.abs(m[inner]))]
+        q[worst] = 1.0 if m[worst] > 0 else 0.0
+        pure[worst] = True
+    return q if is_equilibrium(game, q) else None
+
+
+def is_equilibrium(game: BlockGame, q: np.ndarray) -> bool:
+    """Each mixing mover indifferent, each pure decision of ``F`` a best
+    response (no pure deviation better for its mover)."""
+    if np.any(q < -1e-12) or np.any(q > 1 + 1e-12):
+        return False
+    m = game.margins(q)
+    mixing = (q > 0) & (q < 1)
+    return bool(np.all(np.abs(m[mixing]) < 1e-10) and np.all(m[q == 1] >= -1e-12)
+                and np.all(m[q == 0] <= 1e-12))
+
+
+def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
+    """Solve a block that does not settle under pure best responses (module
+    docstring); records the mixed decisions in ``solution.mixed`` and what
+    was found in ``solution.equilibria``."""
+    game = BlockGame(solution, blocks, b, turn, dice, moves, a_rows)
+    flips = game.flipping()
+    if flips is None:
+        return                                  # slow, not cycling: settled
+    game.decisions = flips
+    while True:
+        try:
+            q = polish(game, logit_path(game))
+            break
+        except _MoreFlips as more:
+            game.decisions = game.decisions + more.decisions
+    if q is None:
+        raise RuntimeError(f"block {b}: the logit path ended off an equilibrium")
+    others = other_equilibria(game, q)
+    game.margins(q)                             # the selected one, written last
+    chosen = game.values()
+    mixed = [(int(game.nodes[d[1]]),) + d[:1] + d[2:] + (float(qj),)
+             for d, qj in zip(game.decisions, q) if 0 < qj < 1]
+    for node, *decision in mixed:
+        solution.mixed.setdefault(node, []).append(tuple(decision))
+    solution.equilibria.append({
+        "nodes": [int(v) for v in game.nodes],
+        "decisions": len(game.decisions),
+        "mixed": mixed,
+        "other_equilibria": len(others),
+        "other_move": max((float(np.max(np.abs(v - chosen))) for v in others), default=0.0),
+    })
+
+
+def other_equilibria(game: BlockGame, selected: np.ndarray) -> list[np.ndarray]:
+    """Block values of the equilibria other than ``selected``: the pure
+    profiles of ``F`` that are equilibria, and mixed ones found by polishing
+    from other starting points."""
+    game.margins(selected)
+    found, known = [], [game.values()]
+    m = len(game.decisions)
+    starts = [np.array(p, dtype=float) for p in itertools.product((0.0, 1.0), repeat=m)] \
+        if m <= MAX_PURE_PROFILES else []
+    starts += [np.full(m, v) for v in (0.1, 0.5, 0.9)]
+    for start in starts:
+        try:
+            q = polish(game, start)
+        except (_MoreFlips, np.linalg.LinAlgError):
+            continue
+        if q is None:
+            continue
+        game.margins(q)
+        values = game.values()
+        # Equilibria are told apart by their values (a margin flat in q
+        # leaves q itself less sharp than the values).
+        if any(np.max(np.abs(values - v)) < 1e-9 for v in known):
+            continue
+        known.append(values)
+        found.append(values)
+    return found

@@ -1,0 +1,363 @@
+"""The N-player solver: levels, the zero-turn cycle, take-over, equilibria.
+
+Unknowns: ``V[node]``, every player's probability of winning at a turn
+start (:mod:`solver.multi_kernel` numbers the nodes and states the turn
+DP). The DP gives, for each node ``i``,
+
+    V_i = F_i(Z_i),    Z_i = rot(V_{s(i)}),   s(i) = node after a zero turn,
+
+and under the policy it picks ``F_i`` is affine: ``F_i(Z) = c_i + b_i Z``,
+``b_i`` the probability of a zero turn.
+
+Order by levels, as with two players: a bank raises the sum of the N banked
+scores, a zero turn keeps it (or lowers it, by a fall). So levels are solved
+from the top down and every bank a DP reads is final. Inside a level the
+nodes whose score tuples are rotations of one another form a *block*: the
+move goes round it by zero turns. A block is solved by policy iteration:
+run every node's DP at the current ``Z_i``, then solve the linearised system
+
+    x_i = c_i + b_i rot(x_{s(i)})   (s(i) in the block),   x_i = V_i (outside)
+
+exactly. Each node has one successor, so the system is a functional graph:
+a chain is filled backwards from its end; a cycle of length ``L`` closes as
+``x = C + B rot^L(x)``, and since ``rot^L`` has order ``m = N / gcd(L, N)``,
+
+    x = (sum_{j < m} (B rot^L)^j C) / (1 - B^m).
+
+With two players (zero-sum) this is Newton's method on convex functions and
+settles in two or three passes. With three or more players the game is not
+zero-sum and the best responses can go round a cycle without settling; such
+a block is handed to :mod:`solver.equilibrium`, which mixes the decisions
+that flip and selects by the logit path (RULES.md, "Cycles and
+equilibria").
+
+Take-over: a bank offers ``(t, n)`` to the next player, who takes it by
+their roll value ``R_{node'}(t, n)``; ``node'`` is in a higher level, so its
+roll values are final when a lower level needs them. They are kept (as
+``take_values``) for the nodes whose mover may take over and whose
+previous player has just banked.
+
+Falls (crosses) send a zero turn to a lower level: then whole top-down
+sweeps repeat until the distance to the fixed point is below ``tol``, as in
+:mod:`solver.game`, each block solved to its fixed point in every sweep.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange, set_parallel_chunksize
+
+from . import multi_kernel
+from .compiled_rules import renew_stamp
+from .dice import keep_table
+from .game import error_bound
+from .multi_kernel import (MultiValues, MultiWork, NodeMix, Seats, rotate_into, take_index,
+                           turn_dp_vec, zero_value)
+from .multi_solution import MultiSolution
+from .rules import Rules
+from .states import PlayerSpace, player_space
+from .turn import pad
+from .turn_rules import TurnRules
+
+renew_stamp(__file__, multi_kernel.__file__)
+
+NEWTON_TOL = 1e-13
+PURE_PASSES = 40
+"""Policy iteration passes after which a block that has not settled is
+taken to cycle (two-player blocks settle in two or three)."""
+
+MAX_PLAYERS = 6
+
+
+class MultiBlocks(NamedTuple):
+    """Nodes grouped into blocks (rotations of one score tuple), blocks into
+    levels (top level first)."""
+    node: np.ndarray
+    succ_local: np.ndarray
+    """Zero-turn successor as an index inside the node's block, or -1."""
+    guess: np.ndarray
+    """A node of a higher level whose value starts this one's search, or -1."""
+    block_start: np.ndarray
+    level_start: np.ndarray
+
+
+def build_multi_blocks(space: PlayerSpace, players: int) -> MultiBlocks:
+    P, N = space.size, players
+    nodes = np.arange(P ** N, dtype=np.int64)
+    states = np.stack(np.unravel_index(nodes, (P,) * N), axis=1)
+    scores = space.score[states]
+    level = scores.sum(axis=1)
+    base = int(scores.max()) + 1
+    weights = base ** np.arange(N - 1, -1, -1, dtype=np.int64)
+    # A block's key: the smallest rotation of its score tuple.
+    canonical = np.min([np.roll(scores, -r, axis=1) @ weights for r in range(N)], axis=0)
+    order = np.lexsort((nodes, canonical, -level))
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    level, canonical = level[order], canonical[order]
+
+    def starts(new):
+        return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
+    new_block = np.ones(len(order), dtype=bool)
+    new_block[1:] = (level[1:] != level[:-1]) | (canonical[1:] != canonical[:-1])
+    block_start = starts(new_block)
+    block_of = np.cumsum(new_block) - 1
+    block_level = level[block_start[:-1]]
+    new_level = np.ones(len(block_level), dtype=bool)
+    new_level[1:] = block_level[1:] != block_level[:-1]
+
+    lead = P ** (N - 1)
+    ordered = nodes[order]
+    succ = (ordered % lead) * P + space.zero_next[ordered // lead]
+    succ_pos = position[succ]
+    same = block_of[succ_pos] == block_of
+    succ_local = np.where(same, succ_pos - block_start[block_of], -1)
+    # Guess: the previous player one score up, else the mover one score up.
+    last, first = ordered % P, ordered // lead
+    guess = np.where(space.up[last] >= 0, ordered - last + space.up[last],
+                     np.where(space.up[first] >= 0,
+                              ordered + (space.up[first] - first) * lead, -1))
+    return MultiBlocks(ordered, succ_local.astype(np.int64), guess.astype(np.int64),
+                       block_start, starts(new_level))
+
+
+def block_plan(nodes: int, rules, classes: int) -> NodeMix:
+    """An empty plan of mixed decisions for a block of ``nodes`` nodes
+    (:class:`solver.multi_kernel.NodeMix`, one more axis): every decision
+    the best response, every decision recorded."""
+    rows, D = rules.target_units, rules.dice
+    return NodeMix(-np.ones((nodes, rows, D + 1)), np.zeros((nodes, rows, D + 1)),
+                   np.zeros((nodes, rows, D + 1), dtype=np.int8),
+                   -np.ones((nodes, rows, classes)), np.zeros((nodes, rows, classes), np.int64),
+                   np.zeros((nodes, rows, classes), np.int64), np.zeros((nodes, rows, classes)),
+                   np.zeros((nodes, rows, classes), np.int64))
+
+
+def no_plan() -> NodeMix:
+    """No mixed decision and no record: the pure best responses."""
+    return NodeMix(-np.ones((1, 1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1, 1), np.int8),
+                   -np.ones((1, 1, 1)), np.zeros((1, 1, 1), np.int64),
+                   np.zeros((1, 1, 1), np.int64), np.zeros((1, 1, 1)),
+                   np.zeros((1, 1, 1), np.int64))
+
+
+@njit(cache=True)
+def solve_functional_vec(c, d, succ, x, state, path, players):
+    """Solve ``x_i = c_i + d_i rot(x_{succ[i]})`` (``x_i = c_i`` where succ is
+    -1) for vectors ``c_i`` (module docstring)."""
+    k = len(d)
+    N = players
+    state[:k] = 0
+    const = np.empty(N)
+    term = np.empty(N)
+    turned = np.empty(N)
+    for start in range(k):
+        if state[start] != 0:
+            continue
+        length = 0
+        i = start
+        while i >= 0 and state[i] == 0:
+            state[i] = 1
+            path[length] = i
+            length += 1
+            i = succ[i]
+        if i >= 0 and state[i] == 1:
+            pos = 0
+            while path[pos] != i:
+                pos += 1
+            const[:] = 0.0
+            coef = 1.0
+            for j in range(length - 1, pos - 1, -1):
+                node = path[j]
+                rotate_into(turned, const, N)
+                for comp in range(N):
+                    const[comp] = c[node, comp] + d[node] * turned[comp]
+                coef = d[node] * coef
+            # x = C + B rot^L x: sum (B rot^L)^j C over the order of rot^L.
+            L = (length - pos) % N
+            order = 1
+            while (order * L) % N != 0:
+                order += 1
+            x[i, :] = const
+            term[:] = const
+            for _ in range(order - 1):
+                for _ in range(L):
+                    rotate_into(turned, term, N)
+                    term[:] = turned
+                for comp in range(N):
+                    term[comp] *= coef
+                    x[i, comp] += term[comp]
+            scale = 1.0 / (1.0 - coef ** order)
+            for comp in range(N):
+                x[i, comp] *= scale
+            state[i] = 2
+            for j in range(length - 1, pos, -1):
+                node = path[j]
+                rotate_into(turned, x[succ[node]], N)
+                for comp in range(N):
+                    x[node, comp] = c[node, comp] + d[node] * turned[comp]
+                state[node] = 2
+            length = pos
+        for j in range(length - 1, -1, -1):
+            node = path[j]
+            s = succ[node]
+            if s >= 0:
+                rotate_into(turned, x[s], N)
+                for comp in range(N):
+                    x[node, comp] = c[node, comp] + d[node] * turned[comp]
+            else:
+                x[node, :] = c[node]
+            state[node] = 2
+
+
+@njit(cache=True)
+def solve_block_n(b, blocks, seats, rules, dice, moves, values, use_guess, max_passes, a_rows,
+                  plan):
+    """Policy iteration on one block (module docstring), at most
+    ``max_passes`` DP passes, with the block's mixed decisions ``plan``
+    (:func:`block_plan`, or :func:`no_plan`). Returns the passes and the last ``max |x -
+    F(Z)|``; more than NEWTON_TOL means the block has not settled."""
+    V, take_values = values
+    N = seats.players
+    D = rules.dice
+    n0 = blocks.block_start[b]
+    k = blocks.block_start[b + 1] - n0
+    f = np.empty((k, N))
+    c = np.empty((k, N))
+    Z = np.empty((k, N))
+    x = np.empty((k, N))
+    slope = np.empty(k)
+    d = np.empty(k)
+    succ = blocks.succ_local[n0:n0 + k]
+    state = np.empty(k, dtype=np.int64)
+    path = np.empty(k, dtype=np.int64)
+    work = MultiWork(np.zeros((rules.target, D + 1, N)), np.zeros((rules.target, D + 1)),
+                     np.zeros((a_rows, D + 1, N)), np.zeros((a_rows, D + 1)))
+    planned = plan.bank_q.shape[1] > 1
+    if use_guess:
+        for i in range(k):
+            g = blocks.guess[n0 + i]
+            if g >= 0:
+                V[blocks.node[n0 + i]] = V[g]
+    change = np.inf
+    passes = 0
+    while passes < max_passes:
+        passes += 1
+        for i in range(k):
+            if succ[i] >= 0:
+                rotate_into(Z[i], V[blocks.node[n0 + succ[i]]], N)
+            else:
+                zero_value(seats, moves.zero_next, V, blocks.node[n0 + i], Z[i])
+        for i in range(k):
+            node = blocks.node[n0 + i]
+            row = take_index(seats, moves.take_row, moves.bank_slot, node)
+            rows = rules.target if row >= 0 else rules.target - moves.score[node // seats.lead]
+            j = i if planned else 0
+            node_plan = NodeMix(plan.bank_q[j], plan.bank_margin[j], plan.banked[j],
+                                plan.keep_q[j], plan.keep_main[j], plan.keep_alt[j],
+                                plan.keep_margin[j], plan.keep_chosen[j])
+            slope[i] = turn_dp_vec(rules, dice, moves, values, seats, node, Z[i], rows, work,
+                                   node_plan, f[i])
+            if row >= 0:
+                for t in range(rows):
+                    for n in range(1, D):
+                        take_values[row, t, n - 1] = work.R[t, n]
+        for i in range(k):
+            if succ[i] >= 0:
+                for comp in range(N):
+                    c[i, comp] = f[i, comp] - slope[i] * Z[i, comp]
+                d[i] = slope[i]
+            else:
+                c[i] = f[i]
+                d[i] = 0.0
+        solve_functional_vec(c, d, succ, x, state, path, N)
+        change = 0.0
+        for i in range(k):
+            for comp in range(N):
+                change = max(change, abs(x[i, comp] - f[i, comp]))
+            V[blocks.node[n0 + i]] = x[i]
+        if change <= NEWTON_TOL:
+            break
+    return passes, change
+
+
+@njit(cache=True, parallel=True)
+def solve_level_n(b0, b1, blocks, seats, rules, dice, moves, values, use_guess, a_rows, plan,
+                  passes, changes):
+    for b in prange(b0, b1):
+        passes[b], changes[b] = solve_block_n(b, blocks, seats, rules, dice, moves, values,
+                                              use_guess, PURE_PASSES, a_rows, plan)
+
+
+# ---------------------------------------------------------------- the solve
+
+def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
+                  tol: float = 1e-12, max_sweeps: int = 200, progress=None) -> MultiSolution:
+    """Solve the game with ``players`` players (3 or more; two players is
+    :func:`solver.game.solve`, which this equals there)."""
+    from .equilibrium import settle_block
+    started = time.perf_counter()
+    space = space or player_space(rules, "exact")
+    N = players
+    seats = Seats.of(N, space)
+    blocks = build_multi_blocks(space, N)
+    target = rules.target_units
+    dice = keep_table(rules).packed()
+    turn = TurnRules.of(rules)
+    moves = space.moves()
+    takers = int(np.sum(moves.take_row >= 0))
+    take_rows = takers * seats.middle * seats.banked_states
+    take_values = np.zeros((max(take_rows, 1), target if takers else 1,
+                            max(rules.dice - 1, 1), N))
+    V = np.full((space.size ** N, N), 1.0 / N)
+    values = MultiValues(V, take_values)
+    n_blocks = len(blocks.block_start) - 1
+    passes = np.zeros(n_blocks, dtype=np.int64)
+    changes = np.zeros(n_blocks)
+    a_rows = pad(rules, target)
+    has_falls = bool(np.any(space.score[space.zero_next] < space.score))
+    solution = MultiSolution(rules, space, N, V, take_values)
+    sweeps, sweep_changes, total_passes, rows_run = 0, [], 0, 0
+    # Work per node and DP pass: the rows of its turn DP (to the target for
+    # a node whose roll values are kept for take-over).
+    node_rows = 1 + np.minimum(target - 1, target - space.score[blocks.node // seats.lead])
+    block_rows = np.add.reduceat(node_rows, blocks.block_start[:-1])
+    block_sizes = np.diff(blocks.block_start)
+    chunksize = set_parallel_chunksize(1)
+    try:
+        while True:
+            sweeps += 1
+            before = V.copy() if has_falls else None
+            for j in range(len(blocks.level_start) - 1):
+                b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
+                solve_level_n(b0, b1, blocks, seats, turn, dice, moves, values, sweeps == 1,
+                              a_rows, no_plan(), passes, changes)
+                total_passes += int(passes[b0:b1] @ block_sizes[b0:b1])
+                rows_run += int(passes[b0:b1] @ block_rows[b0:b1])
+                for b in np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0:
+                    settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
+                if progress is not None:
+                    done = int(blocks.block_start[b1]) + (sweeps - 1) * len(V)
+                    progress(done, len(V) * (sweeps + 1 if has_falls else 1))
+            if not has_falls:
+                break
+            sweep_changes.append(float(np.max(np.abs(V - before))))
+            if error_bound(sweep_changes) < tol or sweeps >= max_sweeps:
+                break
+    finally:
+        set_parallel_chunksize(chunksize)
+    solution.stats = {
+        "seconds": time.perf_counter() - started,
+        "players": N,
+        "sweeps": sweeps,
+        "sweep_changes": sweep_changes,
+        "error_bound": error_bound(sweep_changes) if has_falls else 0.0,
+        "turn_starts": len(V),
+        "turn_dp_runs": total_passes,
+        "keep_evaluations": rows_run * len(dice.keep_units),
+        "mixed_blocks": len(solution.equilibria),
+    }
+    return solution

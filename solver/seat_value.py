@@ -1,0 +1,363 @@
+"""What a seat wins by playing another policy against the table's players.
+
+One player, *D*, plays a policy of their own (the duel model of
+:class:`solver.advice.DuelAdvisor`: the two-player table against the
+leader); every other player plays the N-player table's equilibrium. The
+exact chance of D winning is a fixed-policy evaluation over the turn
+starts, with D's place as part of the state:
+
+    U[o, node] = chance that D wins, D sitting o seats after the mover.
+
+Every decision is given, so a turn is a plain expectation (no max): with
+``Z = U[o - 1, node after a zero turn]`` (the next player moves; ``o - 1``
+modulo N),
+
+    R(t, n) = sum_rolls P(roll) * (Z if no keep, else K(keep chosen))
+    A(t, n) = q B(t, n) + (1 - q) R(t, n)     (q: the chance of banking)
+    B(t, n) = U[o - 1, node']  or, if the next player takes the offer,
+              their roll value at (t, n) under the same policies
+    win     = 1 if D moves (o = 0), else 0,
+
+the decisions being the duel model's where D moves (``o = 0``; D's take-over
+decision prices the offer against the player who made it, as the model's
+advice does) and the table's elsewhere (recorded from the table's own turn
+DP, :class:`solver.multi_kernel.NodeMix`, its mixed decisions included).
+The equations have the solver's structure: levels from the top down, and
+inside a block ``U_j = c_j + b_j U_{s(j)}`` over the pairs ``(o, node)`` with
+``s(o, node) = (o - 1, node after a zero turn)``, one successor each, solved
+exactly (:func:`solver.game.solve_functional`); with falls, sweeps until
+nothing moves. D in seat ``s`` at the game start is ``U[s - 1, start]``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from . import multi_kernel
+from .compiled_rules import keep_result, may_bank, offer, renew_stamp
+from .dice import keep_table
+from .game import error_bound, solve_functional
+from .multi_kernel import (EPS, MultiValues, MultiWork, NodeMix, Seats, rotate_into,
+                           take_index, turn_dp_vec)
+from .multiplayer import build_multi_blocks
+from .turn import pad
+from .turn_rules import OVERSHOOT, TurnRules
+
+renew_stamp(__file__, multi_kernel.__file__)
+
+
+class Policies(NamedTuple):
+    """Where the decisions come from: the N-player table (``table_V``,
+    ``table_take``; its mixed decisions as flat arrays sorted by node) and
+    the two-player table as two-component vectors (``duel_V``,
+    ``duel_take``: :func:`duel_values`). Flat: numba's parallel loops do not
+    take records inside records."""
+    table_V: np.ndarray
+    table_take: np.ndarray
+    mix_node: np.ndarray
+    mix_kind: np.ndarray
+    """0: bank (``mix_a`` is the dice), 1: keep (``mix_a`` the roll class)."""
+    mix_t: np.ndarray
+    mix_a: np.ndarray
+    mix_main: np.ndarray
+    mix_alt: np.ndarray
+    mix_q: np.ndarray
+    duel_V: np.ndarray
+    duel_take: np.ndarray
+
+
+class Evaluation(NamedTuple):
+    """``U[o, node]`` and D's take-over roll values ``take_U[o, row, t, n - 1]``."""
+    U: np.ndarray
+    take_U: np.ndarray
+
+
+def duel_values(solution) -> MultiValues:
+    """A two-player table as the N = 2 vectors of :mod:`solver.multi_kernel`."""
+    W = np.asarray(solution.W)
+    V = np.stack([W.ravel(), 1.0 - W.ravel()], axis=1)
+    take = np.asarray(solution.take_values)
+    rows = take.reshape((-1,) + take.shape[2:])
+    return MultiValues(V, np.stack([rows, 1.0 - rows], axis=-1))
+
+
+def _mix_arrays(solution):
+    entries = sorted((node, entry) for node, items in solution.mixed.items() for entry in items)
+    columns = [[], [], [], [], [], [], []]
+    for node, (kind, t, *rest) in entries:
+        a, main, alt, q = (rest[0], 0, 0, rest[1]) if kind == "bank" else rest
+        for column, value in zip(columns, (node, kind == "keep", t, a, main, alt, q)):
+            column.append(value)
+    ints = [np.array(c, dtype=np.int64) for c in columns[:6]]
+    return (*ints, np.array(columns[6], dtype=float))
+
+
+@njit(cache=True)
+def _table_plan(policies, node, plan):
+    """The table's mixed decisions of ``node`` into ``plan``."""
+    plan.bank_q[:] = -1.0
+    plan.keep_q[:] = -1.0
+    i = np.searchsorted(policies.mix_node, node)
+    while i < len(policies.mix_node) and policies.mix_node[i] == node:
+        t, a = policies.mix_t[i], policies.mix_a[i]
+        if policies.mix_kind[i] == 0:
+            plan.bank_q[t, a] = policies.mix_q[i]
+        else:
+            plan.keep_q[t, a] = policies.mix_q[i]
+            plan.keep_main[t, a] = policies.mix_main[i]
+            plan.keep_alt[t, a] = policies.mix_alt[i]
+        i += 1
+
+
+@njit(cache=True)
+def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node, o, plan, Z,
+              roll_rows, R, A, dR, dA, model):
+    """The turn of ``node`` with D ``o`` seats after the mover, under the
+    decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
+    and leaves the roll values in ``R``."""
+    roll_first, prob, keep_first, keep_units, keep_col = dice
+    scores, bank_next, zero_next, bank_slot, take_row = moves
+    U, take_U = evaluation
+    N = seats.players
+    D = rules.dice
+    p1 = node // seats.lead
+    rest = node % seats.lead
+    score = scores[p1]
+    T = rules.target - score
+    win = 1.0 if o == 0 else 0.0
+    after_o = (o - 1) % N
+    for t in range(A.shape[0]):
+        A[t, 0] = win
+        dA[t, 0] = 0.0
+        if t >= T:
+            past = keep_result(rules, score, t, False) == OVERSHOOT
+            for n in range(1, D + 1):
+                A[t, n] = Z if past else win
+                dA[t, n] = 1.0 if past else 0.0
+    top = min(roll_rows - 1, T)
+    for t in range(top, -1, -1):
+        for n in range(1, D + 1):
+            value = 0.0
+            slope = 0.0
+            for r in range(roll_first[n], roll_first[n + 1]):
+                p = prob[r]
+                if keep_first[r] == keep_first[r + 1]:
+                    value += p * Z
+                    slope += p
+                    continue
+                main = plan.keep_chosen[t, r]
+                alt = main
+                q = 0.0
+                if plan.keep_q[t, r] >= 0.0:
+                    main, alt, q = plan.keep_main[t, r], plan.keep_alt[t, r], plan.keep_q[t, r]
+                row, col = t + keep_units[main], keep_col[main]
+                row2, col2 = t + keep_units[alt], keep_col[alt]
+                value += p * ((1.0 - q) * A[row, col] + q * A[row2, col2])
+                slope += p * ((1.0 - q) * dA[row, col] + q * dA[row2, col2])
+            R[t, n] = value
+            dR[t, n] = slope
+        if t >= T:
+            continue
+        for n in range(1, D + 1):
+            A[t, n] = R[t, n]
+            dA[t, n] = dR[t, n]
+            if not may_bank(rules, score, t, n):
+                continue
+            q = plan.bank_q[t, n]
+            if q < 0.0:
+                q = float(plan.banked[t, n])
+            if q == 0.0:
+                continue
+            p1_after = bank_next[p1, t]
+            if p1_after == zero_next[p1]:
+                bank, bank_slope = Z, 1.0
+            else:
+                after = rest * seats.P + p1_after
+                bank, bank_slope = U[after_o, after], 0.0
+                offered = offer(rules, n)
+                i = take_index(seats, take_row, bank_slot, after) if offered > 0 else -1
+                if i >= 0:
+                    if after_o == 0 and model:
+                        # D takes over by the duel model: against the banker.
+                        taker = after // seats.lead
+                        pair = taker * seats.P + p1_after
+                        j = take_index(duel_seats, take_row, bank_slot, pair)
+                        takes = policies.duel_take[j, t, offered - 1, 0] \
+                            > policies.duel_V[pair, 0] + EPS
+                    else:
+                        takes = policies.table_take[i, t, offered - 1, 0] \
+                            > policies.table_V[after, 0] + EPS
+                    if takes:
+                        bank = take_U[after_o, i, t, offered - 1]
+            A[t, n] = q * bank + (1.0 - q) * R[t, n]
+            dA[t, n] = q * bank_slope + (1.0 - q) * dR[t, n]
+    for t in range(top + 1, roll_rows):
+        for n in range(1, D + 1):
+            R[t, n] = R[top, n]
+    return R[0, D], dR[0, D]
+
+
+@njit(cache=True)
+def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
+               classes, model):
+    """Every pair ``(o, node)`` of block ``b``: record the decisions, then
+    solve the block's linear system exactly; returns the largest change of
+    ``U``. ``model`` False gives D the table's decisions too (a check: D's
+    chance is then the table's)."""
+    U, take_U = evaluation
+    N = seats.players
+    D = rules.dice
+    n0 = blocks.block_start[b]
+    k = blocks.block_start[b + 1] - n0
+    target = rules.target
+    plans = block_plan_compiled(2 * k, target, D, classes)
+    vec_work = MultiWork(np.zeros((target, D + 1, N)), np.zeros((target, D + 1)),
+                         np.zeros((a_rows, D + 1, N)), np.zeros((a_rows, D + 1)))
+    duel_work = MultiWork(np.zeros((target, D + 1, 2)), np.zeros((target, D + 1)),
+                          np.zeros((a_rows, D + 1, 2)), np.zeros((a_rows, D + 1)))
+    R = np.zeros((target, D + 1))
+    dR = np.zeros((target, D + 1))
+    A = np.zeros((a_rows, D + 1))
+    dA = np.zeros((a_rows, D + 1))
+    Z_vec = np.empty(N)
+    Z_duel = np.empty(2)
+    out_vec = np.empty(N)
+    out_duel = np.empty(2)
+    table = MultiValues(policies.table_V, policies.table_take)
+    duel = MultiValues(policies.duel_V, policies.duel_take)
+    pairs = N * k
+    c = np.zeros(pairs)
+    d = np.zeros(pairs)
+    x = np.zeros(pairs)
+    succ = -np.ones(pairs, dtype=np.int64)
+    state = np.empty(pairs, dtype=np.int64)
+    path = np.empty(pairs, dtype=np.int64)
+    rows = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        node = blocks.node[n0 + i]
+        p1 = node // seats.lead
+        rest = node % seats.lead
+        take_row_i = take_index(seats, moves.take_row, moves.bank_slot, node)
+        rows[i] = target if take_row_i >= 0 else target - moves.score[p1]
+        # The table's decisions: its own turn DP, recorded.
+        table_plan = _plan(plans, 2 * i)
+        _table_plan(policies, node, table_plan)
+        rotate_into(Z_vec, policies.table_V[rest * seats.P + moves.zero_next[p1]], N)
+        turn_dp_vec(rules, dice, moves, table, seats, node, Z_vec, rows[i], vec_work,
+                    table_plan, out_vec)
+        # The duel model's: the two-player DP against the leader.
+        leader = rest // seats.middle
+        best = moves.score[leader]
+        others = rest
+        for _ in range(N - 1):
+            p = others % seats.P
+            others //= seats.P
+            if moves.score[p] >= best:
+                leader, best = p, moves.score[p]
+        duel_plan = _plan(plans, 2 * i + 1)
+        duel_plan.bank_q[:] = -1.0
+        duel_plan.keep_q[:] = -1.0
+        pair = p1 * seats.P + leader
+        rotate_into(Z_duel, policies.duel_V[leader * seats.P + moves.zero_next[p1]], 2)
+        turn_dp_vec(rules, dice, moves, duel, duel_seats, pair, Z_duel, rows[i], duel_work,
+                    duel_plan, out_duel)
+        for o in range(N):
+            j = o * k + i
+            s = blocks.succ_local[n0 + i]
+            if s >= 0:
+                succ[j] = ((o - 1) % N) * k + s
+    for sweep in range(2):
+        for i in range(k):
+            node = blocks.node[n0 + i]
+            p1 = node // seats.lead
+            zero_node = (node % seats.lead) * seats.P + moves.zero_next[p1]
+            for o in range(N):
+                j = o * k + i
+                plan = _plan(plans, 2 * i + 1 if o == 0 and model else 2 * i)
+                Z = x[succ[j]] if succ[j] >= 0 else U[(o - 1) % N, zero_node]
+                if sweep == 0:
+                    Z = 0.0 if succ[j] >= 0 else Z
+                value, slope = eval_turn(rules, dice, moves, seats, duel_seats, policies,
+                                         evaluation, node, o, plan, Z, rows[i], R, A, dR, dA,
+                                         model)
+                if sweep == 0:
+                    c[j] = value
+                    d[j] = slope if succ[j] >= 0 else 0.0
+                    continue
+                row = take_index(seats, moves.take_row, moves.bank_slot, node)
+                if row >= 0:
+                    for t in range(rows[i]):
+                        for n in range(1, D):
+                            take_U[o, row, t, n - 1] = R[t, n]
+        if sweep == 0:
+            solve_functional(c, d, succ, x, state, path)
+    change = 0.0
+    for i in range(k):
+        node = blocks.node[n0 + i]
+        for o in range(N):
+            change = max(change, abs(U[o, node] - x[o * k + i]))
+            U[o, node] = x[o * k + i]
+    return change
+
+
+@njit(cache=True)
+def _plan(plans, i):
+    return NodeMix(plans.bank_q[i], plans.bank_margin[i], plans.banked[i], plans.keep_q[i],
+                   plans.keep_main[i], plans.keep_alt[i], plans.keep_margin[i],
+                   plans.keep_chosen[i])
+
+
+@njit(cache=True)
+def block_plan_compiled(nodes, rows, D, classes):
+    return NodeMix(-np.ones((nodes, rows, D + 1)), np.zeros((nodes, rows, D + 1)),
+                   np.zeros((nodes, rows, D + 1), dtype=np.int8),
+                   -np.ones((nodes, rows, classes)), np.zeros((nodes, rows, classes), np.int64),
+                   np.zeros((nodes, rows, classes), np.int64), np.zeros((nodes, rows, classes)),
+                   np.zeros((nodes, rows, classes), np.int64))
+
+
+@njit(cache=True, parallel=True)
+def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
+               a_rows, classes, model, changes):
+    for b in prange(b0, b1):
+        changes[b] = eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies,
+                                evaluation, a_rows, classes, model)
+
+
+def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: int = 200,
+                     model: bool = True) -> np.ndarray:
+    """D's chance in each seat (seat 1 first) when D plays the duel model
+    (``duel_solution``: the two-player table of the same rules, on the same
+    player states) and everyone else the N-player ``solution``; with
+    ``model=False`` D plays the table too (a check of the evaluation)."""
+    rules, space, N = solution.rules, solution.space, solution.players
+    if duel_solution.space.size != space.size or \
+            not np.array_equal(duel_solution.space.score, space.score):
+        raise ValueError("the duel table must be on the N-player table's player states")
+    seats = Seats.of(N, space)
+    blocks = build_multi_blocks(space, N)
+    dice = keep_table(rules).packed()
+    turn = TurnRules.of(rules)
+    moves = space.moves()
+    duel = duel_values(duel_solution)
+    policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
+                        *_mix_arrays(solution), duel.V, duel.take_values)
+    take_shape = np.asarray(solution.take_values).shape[:3]
+    evaluation = Evaluation(np.zeros((N, len(solution.V))), np.zeros((N,) + take_shape))
+    a_rows = pad(rules, rules.target_units)
+    changes = np.zeros(len(blocks.block_start) - 1)
+    has_falls = bool(np.any(space.score[space.zero_next] < space.score))
+    sweep_changes = []
+    for _ in range(max_sweeps):
+        for j in range(len(blocks.level_start) - 1):
+            b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
+            eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
+                       evaluation, a_rows, len(dice.prob), model, changes)
+        sweep_changes.append(float(changes.max()))
+        if not has_falls or error_bound(sweep_changes) < tol:
+            break
+    start = solution.node_of([solution.start_state()] * N)
+    return evaluation.U[:, start].copy()

@@ -1,0 +1,188 @@
+"""Three players and more: the N-player solver against the two-player one,
+the equilibrium conditions where a block mixes, tables and the CLI.
+
+The comparison with an independent N-player solver (plain value iteration)
+is in ``tests/test_reference_n.py``."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from conftest import farkle
+from solver.game import solve
+from solver.multi_solution import bellman_residual_n, replay_n
+from solver.multiplayer import solve_players
+from solver.rules import get_rules
+from solver.states import player_space
+from solver.tables import read_info, read_table, write_table
+
+
+def quinze_take_over(target=2000):
+    """quinze-mille with take-over from 500 (once entered), to ``target``:
+    take-over in play at a small target."""
+    return dataclasses.replace(get_rules("quinze-mille"), takeover_min=500).with_target(target)
+
+
+@pytest.mark.parametrize("rules", [get_rules("pig", 40), quinze_take_over(),
+                                   get_rules("dix-mille", 700)],
+                         ids=["pig", "quinze-take-over", "dix-mille-crosses"])
+def test_two_players_through_the_n_player_solver_is_the_two_player_game(rules):
+    """With N = 2 the N-player solver (vectors, rotations, its own kernel)
+    must give the two-player solver's W (Newton on scalars, lanes) to 1e-10,
+    in a game with take-over and in one with crosses (exact memory)."""
+    space = player_space(rules, "exact")
+    two = solve(rules, space=space)
+    many = solve_players(rules, 2, space=space)
+    P = space.size
+    assert np.max(np.abs(many.V[:, 0].reshape(P, P) - two.W)) < 1e-10
+    assert np.max(np.abs(many.V.sum(axis=1) - 1.0)) < 1e-10
+
+
+def test_three_players_sum_to_one_and_replay_exactly():
+    """Someone wins every game: the N chances at every node sum to 1; and
+    the numpy replay (independent of the compiled kernel) reproduces every
+    stored value, take-over values included (quinze-mille, take-over in
+    play)."""
+    solution = solve_players(quinze_take_over(1500), 3)
+    assert np.max(np.abs(solution.V.sum(axis=1) - 1.0)) < 1e-10
+    assert np.any(solution.space.can_take)
+    assert bellman_residual_n(solution, samples=150, seed=3) < 1e-10
+    wins = solution.seat_wins
+    # Seat order matters: moving first is worth most.
+    assert wins[0] > wins[1] > wins[2]
+
+
+@pytest.fixture(scope="module")
+def mixed_cinq_mille():
+    """cinq-mille to 1,500 with 3 players: the best responses at one score
+    tuple (0, 150, 150 and its rotations) cycle, and the logit path settles
+    it (found by this solver; the test checks the equilibrium conditions
+    themselves, not the numbers)."""
+    return solve_players(get_rules("cinq-mille", 1500), 3)
+
+
+def test_a_cycling_block_is_settled_by_an_equilibrium(mixed_cinq_mille):
+    """RULES.md, "Cycles and equilibria": at the block that needed mixing,
+    every mixing mover is indifferent (to 1e-10) between the two choices it
+    mixes, and at every other decision of those turns no pure deviation is
+    better for the mover (checked on the numpy replay, which recomputes
+    every choice from the stored values)."""
+    solution = mixed_cinq_mille
+    assert solution.equilibria and solution.mixed
+    block = solution.equilibria[0]
+    D = solution.rules.dice
+    from solver.dice import keep_table
+    dice = keep_table(solution.rules).packed()
+    for node in block["nodes"]:
+        Z, R, A, B, mix = replay_n(solution, node)
+        # A fixed point: the stored value is the replayed one.
+        assert np.max(np.abs(R[0, D] - solution.V[node])) < 1e-12
+        for kind, t, *where, q in solution.mixed.get(node, []):
+            assert 0 < q < 1
+            if kind == "bank":
+                n = where[0]
+                assert abs(B[t, n, 0] - R[t, n, 0]) < 1e-10
+            else:
+                r, main, alt = where
+                own = [A[t + dice.keep_units[k], dice.keep_col[k], 0] for k in (main, alt)]
+                assert abs(own[0] - own[1]) < 1e-10
+        # Every pure bank decision is a best response of the mover.
+        allowed = ~np.isnan(B[:, :, 0])
+        best = np.where(allowed, np.fmax(B[:, :, 0], R[:, :, 0]), R[:, :, 0])
+        T = len(B)
+        pure = allowed & (mix < 0)
+        assert np.all(np.abs(A[:T, :, 0][pure] - best[pure]) < 1e-12)
+
+
+def test_mixed_table_round_trip_and_info(tmp_path, mixed_cinq_mille):
+    path = tmp_path / "c3.h5"
+    write_table(mixed_cinq_mille, path, 1e-12, 0.0)
+    table = read_table(path, expect=mixed_cinq_mille.rules, expect_players=3)
+    assert np.array_equal(table.V, mixed_cinq_mille.V)
+    assert table.mixed == mixed_cinq_mille.mixed
+    info = read_info(path)
+    assert info["players"] == 3
+    assert info["seat_wins"] == pytest.approx(list(mixed_cinq_mille.seat_wins), abs=1e-15)
+    assert info["equilibria"]["blocks_mixed"] == len(mixed_cinq_mille.equilibria)
+    text = farkle("info", path, check=0).stdout
+    assert "3 players" in text and "logit-path equilibrium" in text
+
+
+def test_solve_and_advise_three_players_from_the_command_line():
+    """The CLI as a player uses it: solve cinq-mille to 1,500 for three,
+    then ask at the table. Every choice gives each player's chance, me
+    first; the chances sum to 1."""
+    out = json.loads(farkle("solve", "cinq-mille", "--target", 1500, "--players", 3, "--json",
+                            check=0).stdout)
+    assert out["players"] == 3 and len(out["seat_wins"]) == 3
+    assert out["first_player_win"] == out["seat_wins"][0]
+    assert sum(out["seat_wins"]) == pytest.approx(1.0, abs=1e-12)
+    advice = json.loads(farkle("advise", "cinq-mille", "--target", 1500, "--me", 0, "--opp", 800,
+                               "--opp", 0, "--turn", 750, "--dice", 2, "--json",
+                               check=0).stdout)
+    assert {c["action"] for c in advice["choices"]} == {"bank", "roll"}
+    for choice in advice["choices"]:
+        assert len(choice["wins"]) == 3
+        assert sum(choice["wins"]) == pytest.approx(1.0, abs=1e-12)
+        assert choice["win"] == choice["wins"][0]
+    # At the game start (all at 0) the mover's chance of rolling is seat 1's.
+    start = json.loads(farkle("advise", "cinq-mille", "--target", 1500, "--me", 0, "--opp", 0,
+                              "--opp", 0, "--json", check=0).stdout)
+    assert start["win"] == pytest.approx(out["seat_wins"][0], abs=1e-12)
+    # With two players the same question gets (v, 1 - v).
+    two = json.loads(farkle("advise", "cinq-mille", "--target", 1500, "--me", 0, "--opp", 0,
+                            "--json", check=0).stdout)
+    assert two["choices"][0]["wins"][1] == pytest.approx(1 - two["win"], abs=1e-15)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("solve", "pig", "--players", 7), "players must be 2 to 6"),
+    (("solve", "pig", "--players", 1), "players must be 2 to 6"),
+    (("advise", "cinq-mille", "--target", 1500, "--me", 0, "--opp", 0, "--opp", 0,
+      "--opp-crosses", 0), "--opp-crosses is given 1 times for 2 opponents"),
+    (("advise", "dix-mille", "--target", 1000, "--me", 0, "--opp", 0, "--opp", 0,
+      "--opp-previous", 0, "--opp-previous", 0, "--opp-previous", 0), "--opp-previous"),
+    (("solve", "dix-mille", "--players", 3, "--memory", "model"), "crosses model"),
+    (("solve", "quinze-mille", "--players", 4), "out of reach exactly"),
+])
+def test_bad_player_input_is_one_line_and_exit_2(args, words):
+    result = farkle(*args, check=2)
+    assert words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_table_for_other_players_is_refused(tmp_path, mixed_cinq_mille):
+    path = tmp_path / "c3.h5"
+    write_table(mixed_cinq_mille, path, 1e-12, 0.0)
+    result = farkle("advise", "cinq-mille", "--target", 1500, "--me", 0, "--opp", 0,
+                    "--table", path, check=2)
+    assert "is for 3 players, not 2" in result.stderr
+
+
+def test_the_seat_evaluation_gives_the_table_its_own_values(mixed_cinq_mille):
+    """The fixed-policy evaluation of solver.seat_value, with D playing the
+    table's own decisions (mixed ones included), must return the table's
+    seat values: an independent linear solve of the same policies."""
+    from solver.seat_value import duel_seat_values
+    rules = mixed_cinq_mille.rules
+    two = solve(rules, space=mixed_cinq_mille.space)
+    own = duel_seat_values(mixed_cinq_mille, two, model=False)
+    assert np.max(np.abs(own - mixed_cinq_mille.seat_wins)) < 1e-12
+    # The duel model gives something up in every seat, and not much.
+    duel = duel_seat_values(mixed_cinq_mille, two)
+    loss = mixed_cinq_mille.seat_wins - duel
+    assert np.all(loss > 0) and np.all(loss < 0.01)
+
+
+def test_the_seat_evaluation_with_take_over_and_crosses():
+    """The same check where offers and falls are in play (quinze-mille with
+    take-over once entered, dix-mille with crosses, small targets)."""
+    from solver.seat_value import duel_seat_values
+    for rules in (quinze_take_over(1500), get_rules("dix-mille", 500)):
+        space = player_space(rules, "exact")
+        many = solve_players(rules, 3, space=space)
+        two = solve(rules, space=space)
+        own = duel_seat_values(many, two, model=False)
+        assert np.max(np.abs(own - many.seat_wins)) < 1e-11, rules.name
