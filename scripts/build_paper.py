@@ -98,6 +98,8 @@ MODEL_CHECK_TARGETS = (700, 1000, 1500)
 """dix-mille as played, exact memory against the crosses model."""
 MEMORY_RESULTS = ROOT / "paper" / "memory_model.json"
 """What scripts/measure_memory_model.py measured."""
+PLAYERS_RESULTS = ROOT / "paper" / "players.json"
+"""What scripts/measure_players.py measured."""
 
 
 def seed_of(run: str) -> int:
@@ -446,7 +448,9 @@ def main(argv=None) -> int:
                                 dice_checks=checks, reference=reference, house=house,
                                 not_solved=not_solved, model_check=checks_model,
                                 memory=memory, memory_game=memory_game, quick=args.quick, machine=machine(),
-                                rule_rows=RULE_ROWS, sigmas=SIGMAS, version=__version__)
+                                rule_rows=RULE_ROWS, sigmas=SIGMAS, version=__version__,
+                                players=json.loads(PLAYERS_RESULTS.read_text())
+                                if PLAYERS_RESULTS.exists() else None)
     text = fill((ROOT / "paper" / "template.md").read_text(), parts)
     (out / "paper.md").write_text(text)
     numbers = {"build": {"seconds": time.perf_counter() - started, "quick": args.quick,

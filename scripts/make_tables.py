@@ -1,8 +1,9 @@
 """Regenerate the tables of the repository's tables/ (the committed ones,
 which ship inside the package).
 
-    python scripts/make_tables.py              # every game
+    python scripts/make_tables.py              # every game, and THREE_PLAYERS
     python scripts/make_tables.py cinq-mille   # some games
+    python scripts/make_tables.py cinq-mille:3 # a game with 3 players
 
 Each table is solved, checked (Bellman residual at sampled states) and
 written atomically into tables/; a summary line per game is printed. Tables
@@ -18,12 +19,20 @@ from solver.solve import solve_and_write
 from solver.tables import package_dir, table_name
 
 
+THREE_PLAYERS = ["cinq-mille:3"]
+"""Tables of more players that come with the program (3-player cinq-mille:
+73 s, 12.8 MB)."""
+
+
 def main(names):
-    for name in names or list(GAMES):
+    for spec in names or list(GAMES) + THREE_PLAYERS:
+        name, _, players = spec.partition(":")
+        players = int(players or 2)
         started = time.perf_counter()
         rules = GAMES[name]
-        solution, path, residual = solve_and_write(rules, package_dir() / table_name(rules))
-        print(f"{name:<20} first player {solution.first_player_win:.7f}  "
+        solution, path, residual = solve_and_write(
+            rules, package_dir() / table_name(rules, None, players), players=players)
+        print(f"{spec:<20} first player {solution.first_player_win:.7f}  "
               f"{time.perf_counter() - started:7.1f} s  residual {residual:.1e}  "
               f"{path.stat().st_size / 1e6:8.1f} MB  {path}", flush=True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 
 import paper_figures as F
+from paper_players import players_text
 from paper_text import PUBLISHED, Writer, _and
 from solver.analysis import plain_scores, start_values
 from solver.rules import GAMES
@@ -20,7 +21,8 @@ MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 
 
 def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_solved,
-         model_check, memory, memory_game, quick, machine, rule_rows, sigmas, version) -> dict:
+         model_check, memory, memory_game, quick, machine, rule_rows, sigmas, version,
+         players=None) -> dict:
     W = Writer(N, tabs, figs)
     games = {g.key: g for g in present}
     P: dict[str, str] = {"version": version, "machine": machine}
@@ -131,6 +133,7 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
     P["house"] = house_text(N, house)
     P["table_house"], P["figure_house"] = W.house_table(house, not_solved)
     P["memory_cost"] = memory_cost_text(N, W, memory, memory_game, model_check)
+    P["players"] = players_text(N, tabs, players)
     P["discussion"] = discussion(N, games, house)
     P["missing"] = missing_text(N, present, missing, not_solved, quick,
                                 memory is not None and memory_game != "dix-mille")
@@ -454,6 +457,9 @@ def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> st
         items.append("Fewer simulated games for " + _and([g.label for g in big]) + ": every "
                      "new turn start of the optimal player replays a turn from the table, and "
                      "these tables have many.")
-    items.append("Three or more players (`RULES.md` defines them; the tables are for two), and "
-                 "fair-start rules other than a head start.")
+    items.append("Three or more players exactly where the state space is too large: "
+                 "dix-mille and quinze-mille at their real targets, and four or more players "
+                 "at the real targets of every game; the duel model stands in there, and its "
+                 "cost is measured only where the exact game exists.")
+    items.append("Fair-start rules other than a head start.")
     return "\n".join(f"- {i}" for i in items)

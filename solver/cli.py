@@ -315,6 +315,9 @@ def _print_equilibria(summary) -> None:
         return
     print(f"  {summary['levels_mixed']} levels ({summary['blocks_mixed']} score tuples) needed "
           f"the logit-path equilibrium; {summary['mixed_decisions']} decisions mixed")
+    if summary.get("blocks_selected_otherwise"):
+        print(f"  at {summary['blocks_selected_otherwise']} of them the logit path lost its way "
+              f"and the first equilibrium found was taken")
     if summary["other_equilibria"]:
         print(f"  other equilibria found at {summary['blocks_with_other_equilibria']} of them; "
               f"they move those values by up to "

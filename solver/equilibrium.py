@@ -30,7 +30,9 @@ player 2's best response flips, which flips player 1's back... RULES.md's
 4. *Other equilibria.* Every pure profile of ``F``, and the mixed solutions
    reached from other starting points, are checked for the equilibrium
    conditions; those that hold are reported with how far they move the
-   block's values.
+   block's values. Should the logit path end off an equilibrium (its
+   margins are only piecewise smooth), the first equilibrium of that search
+   is taken instead, and the block says so (``selection``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ LAM_MAX = 1e12
 INDIFFERENT = 1e-12
 MAX_PURE_PROFILES = 10
 """Up to 2^10 pure profiles of the flipping decisions are checked."""
+MAX_SUBSETS = 64
+"""Sets of decisions tried for indifference, per size, when polishing."""
 
 
 class BlockGame:
@@ -194,7 +198,7 @@ def logit_path(game: BlockGame) -> np.ndarray:
                     full[live] = ql
                     return game.margins(full)
                 base = (g + y) / lam
-                dm = _jacobian(live_margins, q[live], base, 1e-7)
+                dm = _jacobian(live_margins, q[live], base, 1e-5)
                 J[:, live] += lam * dm * slope[live][None, :]
             step = np.linalg.lstsq(J, -g, rcond=None)[0]
             size = 1.0
@@ -210,39 +214,55 @@ def logit_path(game: BlockGame) -> np.ndarray:
     return _sigma(y)
 
 
-def polish(game: BlockGame, q: np.ndarray) -> np.ndarray | None:
-    """Decisions near 0 or 1 made pure, the others solved to indifference
-    by Newton's method; a decision that cannot be made indifferent (its
-    margin keeps one sign over [0, 1]) is made pure on that side, and the
-    others solved again. None if the end is not an equilibrium."""
+def polish(game: BlockGame, q: np.ndarray, search: bool = True) -> np.ndarray | None:
+    """From the end of the path (or any start) to an exact equilibrium:
+    decisions near 0 or 1 are made pure; of the others, the largest set
+    that can be made indifferent is solved to indifference by Newton's
+    method (``_indifferent``), the rest made pure on the side their margin
+    takes. A decision may be unable to mix: in a cycle of two movers each
+    one's margin is set by the *other's* q, and a third decision whose
+    margin follows the first's cannot be zeroed with it. None if no set
+    gives an equilibrium. ``search=False`` tries the whole set alone (the
+    quick check of other starting points)."""
     q = q.copy()
     pure = (q < 1e-9) | (q > 1 - 1e-9)
     q[pure] = np.round(q[pure])
-    while True:
-        inner = np.flatnonzero(~pure)
-        m = game.margins(q)
-        if len(inner) == 0:
-            break
+    inner = list(np.flatnonzero(~pure))
+    margins = game.margins(q)
+    for size in range(len(inner), -1 if search else len(inner) - 1, -1):
+        subsets = itertools.combinations(inner, size)
+        for subset in itertools.islice(subsets, MAX_SUBSETS):
+            trial = q.copy()
+            for j in set(inner) - set(subset):
+                trial[j] = 1.0 if margins[j] > 0 else 0.0
+            trial = _indifferent(game, trial, list(subset))
+            if trial is not None and is_equilibrium(game, trial):
+                return trial
+    return None
 
-        def inner_margins(qi):
-            full = q.copy()
-            full[inner] = qi
-            return game.margins(full)[inner]
-        qi = q[inner]
-        for _ in range(50):
-            mi = inner_margins(qi)
-            if np.max(np.abs(mi)) < INDIFFERENT:
-                break
-            J = _jacobian(inner_margins, qi, mi, 1e-7)
-            qi = np.clip(qi - np.linalg.lstsq(J, mi, rcond=None)[0], 0.0, 1.0)
-        q[inner] = qi
-        m = game.margins(q)
-        if np.max(np.abs(m[inner])) < INDIFFERENT:
-            break
-        worst = inner[np.argmax(np.abs(m[inner]))]
-        q[worst] = 1.0 if m[worst] > 0 else 0.0
-        pure[worst] = True
-    return q if is_equilibrium(game, q) else None
+
+def _indifferent(game: BlockGame, q: np.ndarray, inner: list) -> np.ndarray | None:
+    """Newton's method on the margins of ``inner`` (the other decisions
+    fixed): q with those margins below INDIFFERENT, or None."""
+    if not inner:
+        return q
+    q = q.copy()
+
+    def inner_margins(qi):
+        full = q.copy()
+        full[inner] = qi
+        return game.margins(full)[inner]
+    qi = q[inner]
+    for _ in range(50):
+        m = inner_margins(qi)
+        if np.max(np.abs(m)) < INDIFFERENT:
+            q[inner] = qi
+            return q
+        # A wide step: the margins are smooth between their jumps, and a
+        # step of 1e-7 in q moves a margin of 1e-7 by no more than rounding.
+        J = _jacobian(inner_margins, qi, m, 1e-4)
+        qi = np.clip(qi - np.linalg.lstsq(J, m, rcond=None)[0], 0.0, 1.0)
+    return None
 
 
 def is_equilibrium(game: BlockGame, q: np.ndarray) -> bool:
@@ -267,12 +287,18 @@ def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
     game.decisions = flips
     while True:
         try:
-            q = polish(game, logit_path(game))
+            q, selection = polish(game, logit_path(game)), "logit path"
+            if q is None:
+                # The path lost its way (the margins are only piecewise
+                # smooth): take the first equilibrium of a fixed search
+                # order instead, and say so.
+                q, selection = first_equilibrium(game), "first found"
             break
         except _MoreFlips as more:
             game.decisions = game.decisions + more.decisions
     if q is None:
-        raise RuntimeError(f"block {b}: the logit path ended off an equilibrium")
+        raise RuntimeError(f"block {b}: no equilibrium found for its {len(game.decisions)} "
+                           f"flipping decisions")
     others = other_equilibria(game, q)
     game.margins(q)                             # the selected one, written last
     chosen = game.values()
@@ -284,9 +310,32 @@ def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
         "nodes": [int(v) for v in game.nodes],
         "decisions": len(game.decisions),
         "mixed": mixed,
+        "selection": selection,
         "other_equilibria": len(others),
         "other_move": max((float(np.max(np.abs(v - chosen))) for v in others), default=0.0),
     })
+
+
+def candidate_starts(m: int) -> list[np.ndarray]:
+    """Where the search for equilibria of ``m`` decisions starts: every pure
+    profile (up to MAX_PURE_PROFILES decisions), then all mixed at 0.1, 0.5
+    and 0.9."""
+    starts = [np.array(p, dtype=float) for p in itertools.product((0.0, 1.0), repeat=m)] \
+        if m <= MAX_PURE_PROFILES else []
+    return starts + [np.full(m, v) for v in (0.1, 0.5, 0.9)]
+
+
+def first_equilibrium(game: BlockGame) -> np.ndarray | None:
+    """The first equilibrium that :func:`polish` reaches from
+    :func:`candidate_starts`, or None."""
+    for start in candidate_starts(len(game.decisions)):
+        try:
+            q = polish(game, start)
+        except np.linalg.LinAlgError:
+            continue
+        if q is not None:
+            return q
+    return None
 
 
 def other_equilibria(game: BlockGame, selected: np.ndarray) -> list[np.ndarray]:
@@ -295,13 +344,9 @@ def other_equilibria(game: BlockGame, selected: np.ndarray) -> list[np.ndarray]:
     from other starting points."""
     game.margins(selected)
     found, known = [], [game.values()]
-    m = len(game.decisions)
-    starts = [np.array(p, dtype=float) for p in itertools.product((0.0, 1.0), repeat=m)] \
-        if m <= MAX_PURE_PROFILES else []
-    starts += [np.full(m, v) for v in (0.1, 0.5, 0.9)]
-    for start in starts:
+    for start in candidate_starts(len(game.decisions)):
         try:
-            q = polish(game, start)
+            q = polish(game, start, search=False)
         except (_MoreFlips, np.linalg.LinAlgError):
             continue
         if q is None:

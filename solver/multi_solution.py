@@ -21,6 +21,8 @@ from .turn_rules import OVERSHOOT, TurnRules, keep_result, may_bank, offer
 
 EPS = 1e-12
 """The tie of :mod:`solver.multi_kernel` (the same number, for the replay)."""
+MAX_PLAYERS = 6
+"""RULES.md's games are for 2 to 6 players."""
 
 
 @dataclass
@@ -31,7 +33,8 @@ class MultiSolution:
     players: int
     V: np.ndarray
     """``V[node, k]``: the chance of the player ``k`` seats after the mover
-    (:mod:`solver.multi_kernel` numbers the nodes)."""
+    (:mod:`solver.multi_kernel` numbers the nodes); an h5py dataset where a
+    table is read lazily (advice reads one slice a turn)."""
     take_values: np.ndarray
     """``take_values[take_index(node), t, n - 1, k]``: the roll values of a
     node whose mover may take over, after the previous player's bank."""
@@ -108,7 +111,10 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     score = int(space.score[p1])
     T = target - score
     zero_state = space.zero_next[p1] if zero_to is None else zero_to
-    Z = rotate(np.asarray(solution.V[rest * P + zero_state], dtype=float))
+    # Every turn start this turn leads to is (rest, x): one slice of V (a
+    # table read lazily from its file reads only that).
+    after_values = np.asarray(solution.V[rest * P:(rest + 1) * P], dtype=float)
+    Z = rotate(after_values[zero_state])
     win = np.zeros(N)
     win[0] = 1.0
     mix = -np.ones((target, D + 1))
@@ -121,6 +127,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
 
     B = np.full((target, D + 1, N), np.nan)
     take_row = space.take_rows()
+    taken_rows: dict[int, np.ndarray] = {}
     for t in range(1, T):
         for n in range(1, D + 1):
             if not may_bank(turn, score, t, n):
@@ -130,11 +137,13 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
                 B[t, n] = Z
                 continue
             after = rest * P + after_state
-            chosen = np.asarray(solution.V[after], dtype=float)
+            chosen = after_values[after_state]
             offered = offer(turn, n)
             if offered and take_row[states[1]] >= 0:
                 i = solution.take_index(after)
-                taken = np.asarray(solution.take_values[i, t, offered - 1], dtype=float)
+                if i not in taken_rows:
+                    taken_rows[i] = np.asarray(solution.take_values[i], dtype=float)
+                taken = taken_rows[i][t, offered - 1]
                 if taken[0] > chosen[0] + EPS:
                     chosen = taken
             B[t, n] = rotate(chosen)

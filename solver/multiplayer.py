@@ -69,7 +69,6 @@ PURE_PASSES = 40
 """Policy iteration passes after which a block that has not settled is
 taken to cycle (two-player blocks settle in two or three)."""
 
-MAX_PLAYERS = 6
 
 
 class MultiBlocks(NamedTuple):
@@ -331,6 +330,10 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
         while True:
             sweeps += 1
             before = V.copy() if has_falls else None
+            # A sweep settles every cycling block again (its inputs moved):
+            # what the last sweep found is what the table keeps.
+            solution.mixed.clear()
+            solution.equilibria.clear()
             for j in range(len(blocks.level_start) - 1):
                 b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
                 solve_level_n(b0, b1, blocks, seats, turn, dice, moves, values, sweeps == 1,

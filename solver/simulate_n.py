@@ -30,7 +30,8 @@ from .game_loop import MAX_TURNS
 from .game_loop_n import (ALL_TURNS, DONE, FALLS, MIXED_DRAWS, TAKE_OVERS, UNFINISHED, GamesN,
                           OptimalN, TurnCache, run_games_n)
 from .multi_kernel import MultiValues, MultiWork, NodeMix, Seats
-from .multiplayer import MAX_PLAYERS, block_plan, no_plan
+from .multi_solution import MAX_PLAYERS
+from .multiplayer import block_plan, no_plan
 from .policies import Policy, TableStore, dice_tables, parse_policy
 from .rules import Rules
 from .states import Moves

@@ -250,7 +250,9 @@ def _write_players(f, solution: MultiSolution, compress) -> None:
     f.attrs["axes"] = json.dumps(PLAYER_AXES)
     f.attrs["seat_wins"] = json.dumps([float(v) for v in solution.seat_wins])
     f.attrs["equilibria"] = json.dumps(equilibria_summary(solution))
-    f.create_dataset("V", data=solution.V, chunks=(min(len(solution.V), 1 << 16),
+    f.attrs["equilibria_found"] = json.dumps(solution.equilibria)
+    # Small chunks: advice reads one slice of P rows per turn it replays.
+    f.create_dataset("V", data=solution.V, chunks=(min(len(solution.V), 4096),
                                                    solution.players), **compress)
     if np.any(solution.space.can_take):
         values = solution.take_values
@@ -279,6 +281,8 @@ def equilibria_summary(solution: MultiSolution) -> dict:
               for e in found}
     return {"blocks_mixed": len(found), "levels_mixed": len(levels),
             "mixed_decisions": sum(len(v) for v in solution.mixed.values()),
+            "blocks_selected_otherwise": sum(1 for e in found
+                                             if e.get("selection", "logit path") != "logit path"),
             "blocks_with_other_equilibria": sum(1 for e in found if e["other_equilibria"]),
             "other_equilibria": sum(e["other_equilibria"] for e in found),
             "largest_move_of_other_equilibria": max((e["other_move"] for e in found),
@@ -293,7 +297,7 @@ def read_info(path: Path) -> dict:
         info["stats"] = json.loads(info["stats"])
         info["axes"] = json.loads(info["axes"])
         info.setdefault("players", 2)
-        for key in ("seat_wins", "equilibria"):
+        for key in ("seat_wins", "equilibria", "equilibria_found"):
             if key in info:
                 info[key] = json.loads(info[key])
         info["datasets"] = {}
@@ -325,8 +329,9 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
             if not np.array_equal(f[f"player/{name}"][()], getattr(space, name)):
                 raise UsageError(f"table {path} does not match its rules (player states differ)")
         if int(f.attrs.get("players", 2)) != 2:
-            solution = _read_players(f, rules, space)
-            f.close()
+            solution = _read_players(f, rules, space, lazy_take)
+            if not lazy_take:
+                f.close()
             return solution
         W = f["W"][()]
         take_row = f["take_row"][()]
@@ -351,9 +356,13 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
     return Solution(rules, space, W, take_row, take_values, stats)
 
 
-def _read_players(f, rules: Rules, space) -> MultiSolution:
+def _read_players(f, rules: Rules, space, lazy: bool) -> MultiSolution:
+    """A table of three or more players; with ``lazy`` its values stay in
+    the file (one slice is read per turn replayed)."""
     players = int(f.attrs["players"])
-    take_values = f["take_values"][()] if "take_values" in f else np.zeros((1, 1, 1, players))
+    take_values = np.zeros((1, 1, 1, players))
+    if "take_values" in f:
+        take_values = f["take_values"] if lazy else f["take_values"][()]
     mixed: dict = {}
     for node, t, n, q in f["mixed/bank"][()]:
         mixed.setdefault(int(node), []).append(("bank", int(t), int(n), float(q)))
@@ -362,7 +371,9 @@ def _read_players(f, rules: Rules, space) -> MultiSolution:
                                                 float(q)))
     stats = json.loads(f.attrs["stats"])
     stats["bellman_residual"] = float(f.attrs["bellman_residual"])
-    return MultiSolution(rules, space, players, f["V"][()], take_values, mixed, stats=stats)
+    V = f["V"] if lazy else f["V"][()]
+    return MultiSolution(rules, space, players, V, take_values, mixed,
+                         json.loads(f.attrs.get("equilibria_found", "[]")), stats)
 
 
 def _open(path: Path) -> h5py.File:

@@ -168,3 +168,16 @@ def test_house_rules_are_compared_with_the_table_s_game(name, built):
         pytest.skip("house rules of this game not in the paper")
     info = read_info(TABLES / f"{name}.h5")
     assert numbers[key]["value"] == pytest.approx(info["first_player_win"], abs=1e-9), REBUILD
+
+
+def test_three_player_seats_are_the_committed_table_s(built):
+    """The section on more players prints each seat of 3-player cinq-mille
+    to 5,000 (from paper/players.json); they must be those of the committed
+    table tables/cinq-mille-3players.h5, as printed (one decimal of a
+    percentage) and to 1e-9 in numbers.json."""
+    _, numbers, _ = built
+    seats = read_info(TABLES / "cinq-mille-3players.h5")["seat_wins"]
+    for i, value in enumerate(seats):
+        printed = numbers[f"players/cinq-mille/5000/3/seat{i + 1}"]
+        assert printed["value"] == pytest.approx(value, abs=1e-9), REBUILD
+        assert printed["text"] == f"{100 * value:.1f}%", REBUILD

@@ -1,0 +1,171 @@
+"""More players, measured for the paper and the README.
+
+    python scripts/measure_players.py [--json-out paper/players.json] [--quick]
+
+For each case of SEAT_CASES this solves the game exactly with 2, 3 (and 4)
+players (:func:`solver.multiplayer.solve_players`; with two players it is
+the two-player game, which ``tests/test_players.py`` checks) and records:
+
+(a) each seat's chance at the game start, the seconds of the solve and
+    what the equilibria needed (:func:`solver.tables.equilibria_summary`);
+(b) how banking moves with more opponents: at the game start (everyone at
+    0) and at an even middle position (everyone at the same score, about
+    half the target), the smallest turn total at which the mover banks,
+    per number of dice in hand ("never": no bank before the target);
+(c) for the cases of DUEL_CASES, what the duel model (the two-player table
+    against the leader, :class:`solver.advice.DuelAdvisor`) gives up in the
+    three-player game: each seat's exact chance when that seat plays the
+    model and the others the table (:func:`solver.seat_value.duel_seat_values`,
+    an exact evaluation, no sampling), and the share of bank-or-roll
+    decisions that differ, over every allowed bank decision of
+    ``--sample`` random turn starts (uniform over turn starts and
+    decisions, not weighted by how often play reaches them).
+
+Writes everything as JSON (the paper's section on more players reads it)
+and prints markdown tables with the machine and the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from machine import machine  # noqa: E402
+
+SEAT_CASES = [("pig", 100, (2, 3)), ("pig", 40, (2, 3, 4)), ("cinq-mille", 5000, (2, 3)),
+              ("cinq-mille", 2000, (2, 3, 4))]
+DUEL_CASES = [("pig", 100), ("cinq-mille", 2000), ("cinq-mille", 5000), ("dix-mille", 600),
+              ("quinze-mille", 2000, {"takeover_min": 500})]
+"""(game, target[, changed rule fields]): the duel model's cost with three
+players; quinze-mille with take-over from 500 (the entry), so that take-over
+is in play at a target this small."""
+QUICK_SEAT_CASES = [("pig", 40, (2, 3, 4)), ("cinq-mille", 1500, (2, 3))]
+QUICK_DUEL_CASES = [("cinq-mille", 1500)]
+
+
+def first_banks(solution, states) -> dict[int, int | None]:
+    """Smallest turn total (points) at which the mover banks, per dice in
+    hand, at the turn start of ``states``."""
+    from solver.multi_solution import replay_n
+    _, R, _, B, mix = replay_n(solution, solution.node_of(states))
+    rules = solution.rules
+    out = {}
+    for n in range(1, rules.dice + 1):
+        banks = [t for t in range(len(B)) if not np.isnan(B[t, n, 0])
+                 and (B[t, n, 0] >= R[t, n, 0] - 1e-12 or mix[t, n] > 0)]
+        out[n] = banks[0] * rules.unit if banks else None
+    return out
+
+
+def decisions_differ(solution, two, samples: int, seed: int = 0) -> tuple[int, int]:
+    """(differing, allowed) bank decisions of the duel model against the
+    exact table at ``samples`` random turn starts (module docstring)."""
+    from solver.multi_solution import replay_n
+    from solver.solution import replay
+    rng = np.random.default_rng(seed)
+    space = solution.space
+    differ = total = 0
+    for node in rng.integers(len(solution.V), size=samples):
+        states = solution.states_of(int(node))
+        scores = space.score[states]
+        leader = states[1 + int(np.argmax(scores[1:]))]
+        _, R, _, B, mix = replay_n(solution, int(node))
+        _, R2, _, B2 = replay(two, states[0], leader)
+        rows = B2.shape[0]
+        allowed = ~np.isnan(B[:rows, :, 0]) & (mix[:rows] < 0)
+        exact = B[:rows, :, 0] >= R[:rows, :, 0] - 1e-12
+        duel = B2 >= R2[:rows]
+        differ += int(np.sum((exact != duel) & allowed))
+        total += int(np.sum(allowed))
+    return differ, total
+
+
+def solve_case(game: str, target: int, players: int, changes: dict | None = None):
+    import dataclasses
+    from solver.multiplayer import solve_players
+    from solver.rules import get_rules
+    from solver.states import player_space
+    rules = get_rules(game, target)
+    if changes:
+        rules = dataclasses.replace(rules, **changes)
+    space = player_space(rules, "exact")
+    started = time.perf_counter()
+    solution = solve_players(rules, players, space=space)
+    return solution, time.perf_counter() - started
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json-out", type=Path)
+    parser.add_argument("--quick", action="store_true", help="small cases, for a look")
+    parser.add_argument("--sample", type=int, default=2000)
+    args = parser.parse_args(argv)
+    from solver.game import solve
+    from solver.seat_value import duel_seat_values
+    from solver.tables import equilibria_summary
+    seat_cases = QUICK_SEAT_CASES if args.quick else SEAT_CASES
+    duel_cases = QUICK_DUEL_CASES if args.quick else DUEL_CASES
+    command = "python scripts/measure_players.py " + " ".join(argv or sys.argv[1:])
+    out = {"machine": machine(), "command": command.strip(), "seats": [], "duel": []}
+    print(f"Machine: {machine()}\nCommand: `{out['command']}`\n")
+    print("| game | target | players | seats win (seat 1 first) | solve s | mixed levels | "
+          "first bank at the start, per dice | first bank at the middle, per dice |")
+    print("|---|---|---|---|---|---|---|---|")
+    solved = {}
+    for game, target, counts in seat_cases:
+        for players in counts:
+            solution, seconds = solve_case(game, target, players)
+            solved[game, target, players] = solution
+            start = solution.start_state()
+            scores = solution.space.score
+            middle_score = int(scores[scores >= solution.rules.target_units // 2].min())
+            middle = solution.space.find(middle_score, middle_score, 0)
+            row = {"game": game, "target": target, "players": players,
+                   "seat_wins": [float(v) for v in solution.seat_wins], "seconds": seconds,
+                   "equilibria": equilibria_summary(solution),
+                   "middle": middle_score * solution.rules.unit,
+                   "first_bank_start": first_banks(solution, [start] * players),
+                   "first_bank_middle": first_banks(solution, [middle] * players)}
+            out["seats"].append(row)
+            wins = " / ".join(f"{v:.4f}" for v in row["seat_wins"])
+            print(f"| {game} | {target} | {players} | {wins} | {seconds:.1f} | "
+                  f"{row['equilibria']['levels_mixed']} | {row['first_bank_start']} | "
+                  f"{row['first_bank_middle']} |", flush=True)
+    print("\n| game | target | exact seats | duel-model seat | loss (pp) | bank decisions "
+          "that differ | evaluation s |")
+    print("|---|---|---|---|---|---|---|")
+    for game, target, *changes in duel_cases:
+        changes = changes[0] if changes else {}
+        solution = (None if changes else solved.get((game, target, 3))) \
+            or solve_case(game, target, 3, changes)[0]
+        two = solve(solution.rules, space=solution.space)
+        started = time.perf_counter()
+        duel = duel_seat_values(solution, two)
+        seconds = time.perf_counter() - started
+        differ, total = decisions_differ(solution, two, args.sample)
+        loss = solution.seat_wins - duel
+        out["duel"].append({"game": game, "target": target, "players": 3, "changes": changes,
+                            "exact": [float(v) for v in solution.seat_wins],
+                            "duel": [float(v) for v in duel],
+                            "loss": [float(v) for v in loss], "differ": differ,
+                            "decisions": total, "seconds": seconds, "sample": args.sample})
+        house = "".join(f", {k} {v}" for k, v in changes.items())
+        print(f"| {game}{house} | {target} | "
+              f"{' / '.join(f'{v:.4f}' for v in solution.seat_wins)} | "
+              f"{' / '.join(f'{v:.4f}' for v in duel)} | "
+              f"{' / '.join(f'{100 * v:.3f}' for v in loss)} | "
+              f"{100 * differ / max(total, 1):.1f}% of {total:,} | {seconds:.0f} |", flush=True)
+    if args.json_out:
+        args.json_out.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
