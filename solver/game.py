@@ -142,6 +142,27 @@ def build_blocks(space: PlayerSpace) -> Blocks:
 
 # ------------------------------------------------------------------ kernels
 
+@njit(cache=True, inline="always")
+def walk(start, succ, state, path):
+    """Follow successors from ``start`` over unvisited nodes (``state`` 0),
+    marking them 1 and listing them in ``path``; returns the path's length
+    and where on it the walk closed a cycle (-1: it ended at -1 or at a node
+    already solved)."""
+    length = 0
+    i = start
+    while i >= 0 and state[i] == 0:
+        state[i] = 1
+        path[length] = i
+        length += 1
+        i = succ[i]
+    if i < 0 or state[i] != 1:
+        return length, -1
+    pos = 0
+    while path[pos] != i:
+        pos += 1
+    return length, pos
+
+
 @njit(cache=True)
 def solve_functional(c, d, succ, x, state, path):
     """Solve ``x_i = c_i + d_i x_{succ[i]}`` (``x_i = c_i`` where succ is -1)
@@ -152,17 +173,9 @@ def solve_functional(c, d, succ, x, state, path):
     for start in range(k):
         if state[start] != 0:
             continue
-        length = 0
-        i = start
-        while i >= 0 and state[i] == 0:
-            state[i] = 1
-            path[length] = i
-            length += 1
-            i = succ[i]
-        if i >= 0 and state[i] == 1:
-            pos = 0
-            while path[pos] != i:
-                pos += 1
+        length, pos = walk(start, succ, state, path)
+        if pos >= 0:
+            i = path[pos]
             const = 0.0
             coef = 1.0
             for j in range(length - 1, pos - 1, -1):

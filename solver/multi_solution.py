@@ -10,10 +10,12 @@ mixed bank decisions (:mod:`solver.equilibrium`) as the table stores them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from .dice import keep_table
+from .errors import UsageError
 from .rules import Rules
 from .states import PlayerSpace
 from .turn import pad
@@ -23,6 +25,12 @@ EPS = 1e-12
 """The tie of :mod:`solver.multi_kernel` (the same number, for the replay)."""
 MAX_PLAYERS = 6
 """RULES.md's games are for 2 to 6 players."""
+
+
+def check_player_count(players: int) -> None:
+    """Refuse a number of players RULES.md does not define."""
+    if not 2 <= players <= MAX_PLAYERS:
+        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
 
 
 @dataclass
@@ -77,17 +85,24 @@ class MultiSolution:
     def first_player_win(self) -> float:
         return float(self.seat_wins[0])
 
+    @cached_property
+    def _take_rows(self) -> np.ndarray:
+        return self.space.take_rows()
+
+    @cached_property
+    def _banked_states(self) -> int:
+        return int(np.sum(self.space.bank_slot >= 0))
+
     def take_index(self, node: int) -> int:
         """:func:`solver.multi_kernel.take_index`, in Python."""
         P, N = self.P, self.players
         states = self.states_of(node)
-        row = self.space.take_rows()[states[0]]
+        row = self._take_rows[states[0]]
         slot = self.space.bank_slot[states[-1]]
         if row < 0 or slot < 0:
             return -1
         middle = (node // P) % (P ** (N - 2)) if N > 2 else 0
-        banked = int(np.sum(self.space.bank_slot >= 0))
-        return (int(row) * P ** (N - 2) + middle) * banked + int(slot)
+        return (int(row) * P ** (N - 2) + middle) * self._banked_states + int(slot)
 
 
 def rotate(v: np.ndarray) -> np.ndarray:

@@ -50,10 +50,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
-from . import multi_kernel
+from . import game, multi_kernel
 from .compiled_rules import renew_stamp
 from .dice import keep_table
-from .game import error_bound
+from .game import error_bound, walk
 from .multi_kernel import (MultiValues, MultiWork, NodeMix, Seats, rotate_into, take_index,
                            turn_dp_vec, zero_value)
 from .multi_solution import MultiSolution
@@ -62,7 +62,7 @@ from .states import PlayerSpace, player_space
 from .turn import pad
 from .turn_rules import TurnRules
 
-renew_stamp(__file__, multi_kernel.__file__)
+renew_stamp(__file__, multi_kernel.__file__, game.__file__)
 
 NEWTON_TOL = 1e-13
 PURE_PASSES = 40
@@ -156,17 +156,9 @@ def solve_functional_vec(c, d, succ, x, state, path, players):
     for start in range(k):
         if state[start] != 0:
             continue
-        length = 0
-        i = start
-        while i >= 0 and state[i] == 0:
-            state[i] = 1
-            path[length] = i
-            length += 1
-            i = succ[i]
-        if i >= 0 and state[i] == 1:
-            pos = 0
-            while path[pos] != i:
-                pos += 1
+        length, pos = walk(start, succ, state, path)
+        if pos >= 0:
+            i = path[pos]
             const[:] = 0.0
             coef = 1.0
             for j in range(length - 1, pos - 1, -1):

@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from . import multi_kernel
+from . import game, multi_kernel
 from .compiled_rules import keep_result, may_bank, offer, renew_stamp
 from .dice import keep_table
 from .game import error_bound, solve_functional
@@ -46,7 +46,7 @@ from .multiplayer import build_multi_blocks
 from .turn import pad
 from .turn_rules import OVERSHOOT, TurnRules
 
-renew_stamp(__file__, multi_kernel.__file__)
+renew_stamp(__file__, multi_kernel.__file__, game.__file__)
 
 
 class Policies(NamedTuple):

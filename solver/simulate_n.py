@@ -30,7 +30,7 @@ from .game_loop import MAX_TURNS
 from .game_loop_n import (ALL_TURNS, DONE, FALLS, MIXED_DRAWS, TAKE_OVERS, UNFINISHED, GamesN,
                           OptimalN, TurnCache, run_games_n)
 from .multi_kernel import MultiValues, MultiWork, NodeMix, Seats
-from .multi_solution import MAX_PLAYERS
+from .multi_solution import check_player_count
 from .multiplayer import block_plan, no_plan
 from .policies import Policy, TableStore, dice_tables, parse_policy
 from .rules import Rules
@@ -144,8 +144,7 @@ def seat_policies(players: int, seats: list[str] | None, a: str | None = None,
                   b: str | None = None) -> list[Policy] | None:
     """The policies of ``--seat`` (one per seat, seat 1 first), checked; None
     when the two-player options ``--a``/``--b`` are to be used instead."""
-    if not 2 <= players <= MAX_PLAYERS:
-        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+    check_player_count(players)
     if seats and (a is not None or b is not None):
         raise UsageError("--seat and --a/--b do not mix: give --seat once per seat "
                          "(or --a and --b with two players)")
@@ -296,8 +295,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     rules.validate()
     policies = [parse_policy(p) for p in policies]
     N = len(policies)
-    if not 2 <= N <= MAX_PLAYERS:
-        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {N}")
+    check_player_count(N)
     if games < 1:
         raise UsageError(f"the number of games must be at least 1, not {games}")
     optimal = any(p.kind == "optimal" for p in policies)

@@ -75,9 +75,8 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     """Refuse a number of players outside 2 to 6, and an N-player game out
     of reach exactly: its start values alone would pass MAX_PLAYER_BYTES
     (the exact memory is the only one with three or more players)."""
-    from .multi_solution import MAX_PLAYERS
-    if not 2 <= players <= MAX_PLAYERS:
-        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+    from .multi_solution import check_player_count
+    check_player_count(players)
     if players == 2:
         return
     if memory == "model":
