@@ -50,6 +50,7 @@ import paper_sections  # noqa: E402
 from machine import machine  # noqa: E402
 from paper_format import Numbers, Tables, fill, stray_digits  # noqa: E402
 from solver import __version__, analysis  # noqa: E402
+from solver.card import stored_cards  # noqa: E402
 from solver.dice import FACES, keep_table, odds, rolls  # noqa: E402
 from solver.rules import GAMES, Rules  # noqa: E402
 from solver.simulate import simulate  # noqa: E402
@@ -99,6 +100,7 @@ MODEL_CHECK_TARGETS = (700, 1000, 1500)
 MEMORY_RESULTS = ROOT / "paper" / "memory_model.json"
 """What scripts/measure_memory_model.py measured."""
 PLAYERS_RESULTS = ROOT / "paper" / "players.json"
+FAIR_START_RESULTS = ROOT / "paper" / "fair_start.json"
 """What scripts/measure_players.py measured."""
 
 
@@ -450,7 +452,10 @@ def main(argv=None) -> int:
                                 memory=memory, memory_game=memory_game, quick=args.quick, machine=machine(),
                                 rule_rows=RULE_ROWS, sigmas=SIGMAS, version=__version__,
                                 players=json.loads(PLAYERS_RESULTS.read_text())
-                                if PLAYERS_RESULTS.exists() else None)
+                                if PLAYERS_RESULTS.exists() else None,
+                                fair_start=json.loads(FAIR_START_RESULTS.read_text())
+                                if FAIR_START_RESULTS.exists() else None,
+                                cards=stored_cards())
     text = fill((ROOT / "paper" / "template.md").read_text(), parts)
     (out / "paper.md").write_text(text)
     numbers = {"build": {"seconds": time.perf_counter() - started, "quick": args.quick,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import inspect
 
 import paper_figures as F
+from paper_cards import cards_text
+from paper_fair_start import MECHANISMS, nearest_half, fair_start_text
 from paper_players import players_text
 from paper_text import PUBLISHED, Writer, _and
 from solver.analysis import plain_scores, start_values
@@ -22,7 +24,7 @@ MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 
 def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_solved,
          model_check, memory, memory_game, quick, machine, rule_rows, sigmas, version,
-         players=None) -> dict:
+         players=None, fair_start=None, cards=None) -> dict:
     W = Writer(N, tabs, figs)
     games = {g.key: g for g in present}
     P: dict[str, str] = {"version": version, "machine": machine}
@@ -113,6 +115,7 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
     P["table_komi"] = W.komi_table(present)
     P["figure_win"] = F.win_map(figs, [(g.label, g.rules.unit, *start_values(g.solution))
                                        for g in present])
+    P["fair_start"] = fair_start_text(N, tabs, fair_start, {g.key: g.label for g in present})
     P["bank"] = bank_text(N, games)
     P["bank_tables"] = bank_tables(W, present)
     take_games = [g for g in present if g.results.get("take")]
@@ -130,11 +133,12 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
            f"{N('heur/sigmas', sigmas, 'int')} standard errors." if beats else
            "Optimal play does not beat every one of them clearly."))
     P["table_heuristics"] = W.heuristics_table(present)
+    P["cards"] = cards_text(N, tabs, figs, cards or {}, games)
     P["house"] = house_text(N, house)
     P["table_house"], P["figure_house"] = W.house_table(house, not_solved)
     P["memory_cost"] = memory_cost_text(N, W, memory, memory_game, model_check)
     P["players"] = players_text(N, tabs, players)
-    P["discussion"] = discussion(N, games, house)
+    P["discussion"] = discussion(N, games, house, fair_start, cards or {})
     P["missing"] = missing_text(N, present, missing, not_solved, quick,
                                 memory is not None and memory_game != "dix-mille")
     return P
@@ -391,7 +395,7 @@ def memory_cost_text(N, W, memory, game, model_check) -> str:
     return text
 
 
-def discussion(N, games, house) -> str:
+def discussion(N, games, house, fair_start, cards) -> str:
     parts = []
     rows = [f"{g.label} {N(f'discussion/{g.key}/pct', g.solution.first_player_win, 'pct3')}"
             for g in games.values() if g.key in MAIN]
@@ -417,17 +421,40 @@ def discussion(N, games, house) -> str:
             + ("every game with an entry" if len(over) == len(entered) else _and(
                 [g.label for g in over]))
             + " the smallest head start a player can hold, the entry itself, overshoots: it "
-            "turns the advantage round (Section 5). A fair start then needs another mechanism, "
-            "such as a head start that counts as entered without points, or letting the second "
-            "player have the last turn when the first reaches the target. These are rule "
-            "changes this paper has not solved.")
+            "turns the advantage round (Section 5)." + fair_start_advice(N, games, fair_start))
+    carded = [games[n].label for n in cards if n in games]
+    without = [g.label for n, g in games.items() if n not in cards]
     parts.append(
         "**Practical play.** Neller and Presser [4] looked for simple rules of thumb for Pig "
         "(hold at a total that depends on the scores) that a person can play and that come "
-        "close to optimal play. The French games' exact targets, entries and offers make the "
-        "optimal policy far from a threshold (Section 5), and the simple strategies tried here "
-        "lose clearly to it; a compact rule of thumb for them is still to be found.")
+        "close to optimal play. For Farkle, Busche and Neller [2] gave a mental method that "
+        "gives up " + N("discussion/busche_neller_mental", 1.78, "f2") + " percentage points "
+        "(the figure this project's issues quote; not checked against the paper here). The "
+        "strategy cards of Section 5 do this for "
+        + (_and(carded) if carded else "no game yet")
+        + (", each fitted to its table and scored exactly; "
+           + _and(without) + " have no card yet." if without else "."))
     return "\n\n".join(parts)
+
+
+def fair_start_advice(N, games, fair_start) -> str:
+    """The fair start nearest one half, game by game (Section 5 measures them)."""
+    if not fair_start:
+        return " Other mechanisms are measured once `paper/fair_start.json` exists."
+    advice = []
+    for r in fair_start["games"]:
+        if r["game"] not in games:
+            continue
+        mechanism, value, share = nearest_half(r)
+        key = f"fair/{r['game']}"
+        share_key = f"{key}/{mechanism}" if value is None else f"{key}/{mechanism}/share"
+        if r.get("with_crosses"):          # the crosses model's share, not the search's
+            share, share_key = r["with_crosses"]["share"], f"{key}/with_crosses"
+        what = MECHANISMS[mechanism] if value is None else \
+            f"{MECHANISMS[mechanism]} ({N(f'{key}/{mechanism}', value, 'pts')})"
+        advice.append(f"{games[r['game']].label}: {what}, {N(share_key, share, 'p4')}")
+    return (" Section 5 measures three other mechanisms; the one nearest one half is, game by "
+            "game: " + "; ".join(advice) + "." if advice else "")
 
 
 def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> str:
@@ -461,5 +488,4 @@ def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> st
                  "dix-mille and quinze-mille at their real targets, and four or more players "
                  "at the real targets of every game; the duel model stands in there, and its "
                  "cost is measured only where the exact game exists.")
-    items.append("Fair-start rules other than a head start.")
     return "\n".join(f"- {i}" for i in items)

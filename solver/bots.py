@@ -1,7 +1,8 @@
 """The bots of ``farkle play``: a policy of ``farkle simulate`` answering one
 decision of a :class:`solver.play.Game` at a time.
 
-``optimal`` plays the exact advice's best choice; ``threshold:X`` and
+``optimal`` plays the exact advice's best choice; ``card`` the game's
+strategy card (:mod:`solver.card`); ``threshold:X`` and
 ``expected`` read the decision tables of :mod:`solver.policies` (the value
 of a keep, bank, take over) with the simulator's keep order and its two
 guards; ``random`` tosses coins from its own generator, so that a seed's
@@ -22,7 +23,36 @@ def make_bot(policy: Policy, rules, rng):
         return OptimalBot()
     if policy.kind == "random":
         return RandomBot(rng)
+    if policy.kind == "card":
+        return CardBot(rules)
     return TableBot(policy, rules)
+
+
+class CardBot:
+    """The game's strategy card, with the simulator's two guards."""
+
+    def __init__(self, rules):
+        from .card import card_for
+        self.card = card_for(rules)[0].compiled(rules)
+
+    def answer(self, game: Game):
+        from .card import card_bank, card_keep, card_takes
+        state, turn, rules = game.state, game.turn, game.rules
+        me = game.line(state.mover)
+        opponents = [game.line(seat) for seat in range(game.players) if seat != state.mover]
+        score = game.units(me.score)
+        if game.phase == TAKE:
+            total, dice = game.units(state.offer[0]), state.offer[1]
+            takes = card_takes(self.card, total, dice)
+            return "take" if takes and not offer_only_overshoots(turn, score, total) else "fresh"
+        if game.phase == KEEP:
+            return card_keep(self.card, rules, me, state.turn_total, state.in_hand,
+                             game.options()).dice
+        if game.bank_refusal() is not None or \
+                bank_changes_nothing(turn, score, game.units(state.turn_total)):
+            return "roll"
+        banks = card_bank(self.card, rules, me, opponents, state.turn_total, state.in_hand)
+        return "bank" if banks else "roll"
 
 
 class OptimalBot:

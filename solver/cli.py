@@ -95,11 +95,14 @@ def build_parser() -> Parser:
     p.add_argument("--opp-previous", type=int, action="append", metavar="P",
                    help="each opponent's score before their last bank, in the order of --opp")
     p.add_argument("--table", type=Path, metavar="FILE")
+    p.add_argument("--card", action="store_true",
+                   help="also what the strategy card does here, and what it costs")
     solve_option(p)
     memory_option(p)
     p = command("simulate", cmd_simulate, "play whole games between policies")
     p.add_argument("--a", metavar="POLICY",
-                   help="two players: the first player, optimal, threshold:X, expected or random")
+                   help="two players: the first player, optimal, card, threshold:X, expected or "
+                        "random")
     p.add_argument("--b", metavar="POLICY", help="two players: the second player")
     p.add_argument("--seat", action="append", metavar="POLICY",
                    help="instead of --a/--b: a seat's policy, once per seat, seat 1 (moving "
@@ -110,6 +113,9 @@ def build_parser() -> Parser:
     p.add_argument("--table", type=Path, metavar="FILE", help="table for the optimal policy")
     solve_option(p)
     memory_option(p)
+    p = command("card", cmd_card, "the strategy card: optimal play a person can remember, "
+                "and what it gives up")
+    players_option(p)
     p = command("play", cmd_play, "play a game against a bot, or coach a real game (--coach), "
                 "with the cost of every decision")
     p.add_argument("--seat", type=int, metavar="K", help="your seat: 1 (default) moves first")
@@ -510,8 +516,14 @@ def cmd_advise(args):
         advice = advisor.keep(me, opp, args.turn, dice, args.roll)
     else:
         advice = advisor.bank_or_roll(me, opp, args.turn, dice)
+    card = None
+    if args.card:
+        from .card import card_answer, card_for
+        card = card_answer(card_for(rules)[0], rules, advice, me,
+                           opp if isinstance(opp, list) else [opp], args.turn, dice, args.roll,
+                           _parse_offer(args.offer) if args.offer is not None else None)
     if args.json:
-        _print_json(advice.to_json())
+        _print_json({**advice.to_json(), **({"card": card} if card else {})})
         return
     if advice.note:
         print(advice.note)
@@ -521,6 +533,10 @@ def cmd_advise(args):
         if others:
             line += "   opponents " + " ".join(f"{100 * v:5.2f}%" for v in choice.wins[1:])
         print(line)
+    if card:
+        what = f"keep {' '.join(map(str, card['keep']))}" if "keep" in card else card["action"]
+        print(f"the card: {what}" + (", the best choice" if card["cost"] <= 1e-12 else
+                                     f", {100 * card['cost']:.2f} points of 100 less"))
 
 
 def cmd_simulate(args):
@@ -536,7 +552,7 @@ def cmd_simulate(args):
         raise UsageError(f"--games must be at least 1, not {args.games}")
     both_optimal = all(str(p) == "optimal" for p in policies)
     solution = None
-    if any(str(p) == "optimal" for p in policies):
+    if any(p.needs_table for p in policies):
         solution = _load_table(args, rules, lazy_take=False)
     result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
                       progress=_progress(f"playing {rules.name}") if args.games >= 50_000 else None)
@@ -566,7 +582,9 @@ def _simulate_seats(args, rules, policies):
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     solution = None
-    if any(p.kind == "optimal" for p in policies):
+    if any(p.needs_table for p in policies):
+        if args.players > 2 and any(p.kind == "card" for p in policies):
+            raise UsageError("the card policy plays two-player games only")
         solution = _load_table(args, rules, lazy_take=False, players=args.players)
     progress = _progress(f"playing {rules.name}") if args.games >= 50_000 else None
     if args.players == 2:
@@ -579,6 +597,29 @@ def _simulate_seats(args, rules, policies):
         _print_json(result.to_json())
         return
     print("\n".join(result.describe()))
+
+
+def cmd_card(args):
+    from .card import card_for
+    from .multi_solution import check_player_count
+    rules = _rules(args)
+    check_player_count(args.players)
+    card, loss, simple = card_for(rules)
+    notes = []
+    if loss and rules.target != loss.get("target", rules.target):
+        notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
+                     f"{rules.target:,}")
+    if args.players > 2:
+        notes.append(f"with {args.players} players: play it against the leader (fitted and "
+                     "measured for two)")
+    if args.json:
+        _print_json({"game": rules.name, "players": args.players, "card": card.to_dict(),
+                     "loss": loss, "simple": simple, "notes": notes,
+                     "text": card.text(rules, loss)})
+        return
+    print(card.text(rules, loss))
+    for note in notes:
+        print(f"({note})")
 
 
 def cmd_play(args):

@@ -4,19 +4,22 @@ The compiled modules (the solver's turn DP, the simulator's game loop, the
 crosses model's bank distribution, the paper's analysis) import the rules
 from here and call them inside their loops.
 
-numba's on-disk cache (``cache=True``) is keyed on the stamp of the file
-that defines the cached kernel, not on the files it calls into (their code
-is compiled into it). A kernel module therefore calls :func:`renew_stamp`
-with its own file when it is imported: if ``turn_rules.py``, this module or
-a kernel module it calls is newer, the kernel's file gets a new stamp and
-numba compiles it again, so that a changed rule never runs from a stale
-cache. (An installed package has one stamp for every file: nothing to do.)
+numba's on-disk cache (``cache=True``) is keyed on the file that defines
+the cached kernel (its stamp, or since numba 0.57 a hash of its text), not
+on the files it calls into, whose code is compiled into it. A kernel module
+therefore calls :func:`drop_stale_caches` with its own file when it is
+imported: cached kernels of that module older than ``turn_rules.py``, this
+module or a module whose code it calls are deleted, so that numba compiles
+them again and a changed rule never runs from a stale cache. (The caches
+live in the package's ``__pycache__``; an installed package is compiled
+afresh on first use.)
 """
 
 from __future__ import annotations
 
 import os
 import types
+from pathlib import Path
 
 from numba import njit
 
@@ -38,15 +41,17 @@ for _name in RULES:
  offer_only_overshoots) = (_namespace[_name] for _name in RULES)
 
 
-def renew_stamp(kernel_file: str, *called_files: str) -> None:
-    """Give ``kernel_file`` a newer stamp than the files whose compiled code
-    its kernels hold (the turn rules, this module, and ``called_files``: the
-    modules of other kernels it calls) if it has an older one (module
-    docstring)."""
+def drop_stale_caches(kernel_file: str, *called_files: str) -> None:
+    """Delete the cached kernels of ``kernel_file`` that are older than the
+    files whose compiled code they hold (the turn rules, this module, and
+    ``called_files``: the modules of other kernels or rules it calls)
+    (module docstring)."""
+    kernel = Path(kernel_file)
     try:
         newest = max(os.stat(path).st_mtime
                      for path in (turn_rules.__file__, __file__, *called_files))
-        if os.stat(kernel_file).st_mtime < newest:
-            os.utime(kernel_file)
+        for cached in (kernel.parent / "__pycache__").glob(f"{kernel.stem}.*.nb[ic]"):
+            if cached.stat().st_mtime < newest:
+                cached.unlink(missing_ok=True)
     except OSError:
-        pass        # read-only install: its files are stamped together
+        pass        # a read-only install: compiled afresh, nothing stale

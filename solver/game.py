@@ -47,6 +47,12 @@ the previous sweep's values, until the distance to the fixed point, bounded
 from the shrinking changes (:func:`error_bound`), is below ``tol``; each
 sweep gives a block one Newton step (two in the first), since the next sweep
 corrects its inputs anyway. Without falls one sweep is exact.
+
+Two seats under rules of their own (:mod:`solver.fair_start`): the space's
+states carry a seat (``PlayerSpace.seat``) and only turn starts with the
+players in different seats exist; reaching the target is worth
+``reach[w, k]`` to the mover (``Values.reach``: 1 in every game where it
+wins).
 """
 
 from __future__ import annotations
@@ -57,17 +63,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
-from .compiled_rules import renew_stamp
+from .compiled_rules import drop_stale_caches
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
-from .solution import Solution, Values, replay
+from .solution import Solution, Values, reach_wins, replay
 from .turn import pad
 from . import turn_kernel
 from .turn_kernel import TurnWork, turn_dp, turn_dp_one
 from .turn_rules import TurnRules
 
-renew_stamp(__file__, turn_kernel.__file__)
+drop_stale_caches(__file__, turn_kernel.__file__)
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60
@@ -105,17 +111,22 @@ def build_blocks(space: PlayerSpace) -> Blocks:
                               return_inverse=True)
     bank_class = bank_class.ravel()
     m, w = np.divmod(np.arange(P * P, dtype=np.int64), P)
+    if space.seat is not None:
+        # Two seats under their own rules: the players sit in different seats.
+        apart = space.seat[m] != space.seat[w]
+        m, w = m[apart], w[apart]
+    nodes = len(m)
     sm, sw = space.score[m], space.score[w]
     level = sm + sw
     low, high = np.minimum(sm, sw), np.maximum(sm, sw)
     order = np.lexsort((m, bank_class[m], w, high, -level))
     m, w, level, low = m[order], w[order], level[order], low[order]
-    position = np.empty(P * P, dtype=np.int64)
-    position[m * P + w] = np.arange(P * P)
+    position = np.full(P * P, -1, dtype=np.int64)
+    position[m * P + w] = np.arange(nodes)
 
     def starts(new):
         return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
-    new_block = np.ones(P * P, dtype=bool)
+    new_block = np.ones(nodes, dtype=bool)
     new_block[1:] = (level[1:] != level[:-1]) | (low[1:] != low[:-1])
     new_group = new_block.copy()
     new_group[1:] |= (w[1:] != w[:-1]) | (bank_class[m[1:]] != bank_class[m[:-1]])
@@ -209,7 +220,7 @@ class Newton(NamedTuple):
 def solve_block(b, blocks, newton, rules, dice, moves, values):
     """Newton's method on one block (module docstring). Returns the number of
     DP passes and the last ``max |x - f|``."""
-    W, take_values = values
+    W, take_values, _ = values
     D = rules.dice
     g0, g1 = blocks.block_start[b], blocks.block_start[b + 1]
     n0 = blocks.group_start[g0]
@@ -315,15 +326,18 @@ def error_bound(changes: list[float]) -> float:
 
 
 def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
-          max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None) -> Solution:
+          max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None,
+          reach: np.ndarray | None = None) -> Solution:
     """Solve the two-player game on ``space`` (default: the rules' own).
     ``initial`` seeds ``W`` (else each turn start starts from a solved
-    neighbour's value). ``progress(done, total)`` is called after each
+    neighbour's value); ``reach`` is ``Values.reach`` (None: reaching the
+    target wins). ``progress(done, total)`` is called after each
     level with counts of turn starts."""
     started = time.perf_counter()
     space = space or player_space(rules)
     blocks = build_blocks(space)
     P = space.size
+    nodes = len(blocks.node_m)
     target = rules.target_units
     dice_arrays = keep_table(rules).packed()
     turn = TurnRules.of(rules)
@@ -335,7 +349,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
                             max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
-    values = Values(W, take_values)
+    values = Values(W, take_values, reach_wins(P) if reach is None else reach)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
@@ -361,8 +375,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values,
                         passes, changes)
             if progress is not None:
-                progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * P * P,
-                         P * P * (sweeps + 1 if has_falls else 1))
+                progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * nodes,
+                         nodes * (sweeps + 1 if has_falls else 1))
         all_passes += passes
         if not has_falls:
             sweep_change = 0.0
@@ -386,11 +400,11 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         "newton_passes_mean": float(all_passes.mean() / sweeps),
         "newton_passes_max": int(passes.max()),
         "newton_change_max": float(changes.max()),
-        "turn_starts": P * P,
+        "turn_starts": nodes,
         "turn_dp_runs": int(node_passes.sum()),
         "keep_evaluations": int(node_passes @ rows) * len(dice_arrays.keep_units),
     }
-    return Solution(rules, space, W, take_row, take_values, stats)
+    return Solution(rules, space, W, take_row, take_values, stats, reach)
 
 
 # ------------------------------------------------------------ verification

@@ -57,13 +57,13 @@ from numba import njit
 
 from .compiled_rules import (add_cross, after_bank, bank_changes_nothing, dice_left,
                              keep_result, may_bank, may_take_over, offer,
-                             offer_only_overshoots, renew_stamp)
+                             offer_only_overshoots, drop_stale_caches)
 from .errors import UsageError
 from .policies import OPTIMAL, RANDOM
 from .rules import Rules
 from .turn_rules import OVERSHOOT as KEEP_OVERSHOOTS, WIN as KEEP_WINS
 
-renew_stamp(__file__)
+drop_stale_caches(__file__)
 
 MAX_TURNS = 10_000
 """A game still running after this many turns is stopped and reported."""

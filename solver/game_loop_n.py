@@ -52,7 +52,7 @@ from numba import njit
 from . import game_loop, multi_kernel
 from .compiled_rules import (after_bank, after_zero_turn, bank_changes_nothing, dice_left,
                              keep_result, may_bank, may_take_over, offer,
-                             offer_only_overshoots, renew_stamp)
+                             offer_only_overshoots, drop_stale_caches)
 from .dice import DiceArrays
 from .game_loop import _below, _next, keep_value, throw
 from .multi_kernel import EPS, MultiValues, MultiWork, NodeMix, Seats, turn_dp_vec, zero_value
@@ -60,7 +60,7 @@ from .policies import OPTIMAL, RANDOM
 from .states import Moves
 from .turn_rules import OVERSHOOT as KEEP_OVERSHOOTS, WIN as KEEP_WINS
 
-renew_stamp(__file__, game_loop.__file__, multi_kernel.__file__)
+drop_stale_caches(__file__, game_loop.__file__, multi_kernel.__file__)
 
 # Status of the compiled loop.
 DONE, UNKNOWN_STATE = 0, 1

@@ -51,10 +51,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .compiled_rules import keep_result, may_bank, offer, renew_stamp
+from .compiled_rules import keep_result, may_bank, offer, drop_stale_caches
 from .turn_rules import OVERSHOOT
 
-renew_stamp(__file__)
+drop_stale_caches(__file__)
 
 EPS = 1e-12
 """Two choices within EPS of each other (in the mover's chance) are a tie,

@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
 from . import game, multi_kernel
-from .compiled_rules import renew_stamp
+from .compiled_rules import drop_stale_caches
 from .dice import keep_table
 from .game import error_bound, walk
 from .multi_kernel import (MultiValues, MultiWork, NodeMix, Seats, rotate_into, take_index,
@@ -62,7 +62,7 @@ from .states import PlayerSpace, player_space
 from .turn import pad
 from .turn_rules import TurnRules
 
-renew_stamp(__file__, multi_kernel.__file__, game.__file__)
+drop_stale_caches(__file__, multi_kernel.__file__, game.__file__)
 
 NEWTON_TOL = 1e-13
 PURE_PASSES = 40

@@ -53,14 +53,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .compiled_rules import dice_left, may_bank, renew_stamp
+from .compiled_rules import dice_left, may_bank, drop_stale_caches
+from .card import card_banks, card_takes, threshold_shift
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
 from .solution import replay
+from .states import last_cross_states
 from .turn_rules import TurnRules
 
-renew_stamp(__file__)
+drop_stale_caches(__file__)
 
 EXPECTED_TOP_POINTS = 100_000
 """The ``expected`` policy's DP banks every turn total above this."""
@@ -83,11 +85,18 @@ class Policy:
 
     @property
     def code(self) -> int:
-        """The policy's kind in the compiled loop."""
-        return {"optimal": OPTIMAL, "random": RANDOM}.get(self.kind, TABLE)
+        """The policy's kind in the compiled loop (a card, like the table,
+        has tables per turn start: OPTIMAL)."""
+        return {"optimal": OPTIMAL, "card": OPTIMAL, "random": RANDOM}.get(self.kind, TABLE)
+
+    @property
+    def needs_table(self) -> bool:
+        """Plays from the solved table's player states (the card reads the
+        scores through them)."""
+        return self.kind in ("optimal", "card")
 
 
-POLICY_NAMES = ("optimal", "threshold:X", "expected", "random")
+POLICY_NAMES = ("optimal", "card", "threshold:X", "expected", "random")
 
 
 def parse_policy(text: str) -> Policy:
@@ -96,7 +105,7 @@ def parse_policy(text: str) -> Policy:
     if isinstance(text, Policy):
         return text
     word = str(text).strip().lower()
-    if word in ("optimal", "expected", "random"):
+    if word in ("optimal", "card", "expected", "random"):
         return Policy(word)
     if word.startswith("threshold:"):
         value = word.split(":", 1)[1].strip()
@@ -260,7 +269,7 @@ class TableStore:
         self.kinds = np.array([p.code for p in policies], dtype=np.int64)
         self.guards = np.array([p.guards for p in policies], dtype=np.bool_)
         for seat, policy in enumerate(policies):
-            if policy.kind != "optimal":
+            if not policy.needs_table:
                 self.V[seat], self.bank[seat], self.take[seat], self.Z[seat], self.win[seat] = \
                     fixed_tables(policy, rules)
 
@@ -400,6 +409,39 @@ class OptimalCache:
         store.take[slot] = turn.take
         self.replays += 1
         self.seconds += time.perf_counter() - started
+
+
+class CardCache(OptimalCache):
+    """The ``card`` policy (:mod:`solver.card`) per turn start, in the
+    slots of a :class:`TableStore` like the optimal policy's: keeps ranked
+    by points plus the card's worth of each die left (a win first, an
+    overshoot last), banks and take-overs by the card's rule."""
+
+    def __init__(self, solution, rules: Rules, card, base: int = 0):
+        super().__init__(solution, rules, base)
+        self.card = card.compiled(rules)
+        self.last_cross = last_cross_states(rules, solution.space)
+        rows, D = rules.target_units, rules.dice
+        t, n = np.arange(rows)[:, None], np.arange(D + 1)[None, :]
+        self.value = (t + self.card.die_worth * n).astype(float)
+        self.take = np.array([[card_takes(self.card, i, k) and k > 0 for k in range(D + 1)]
+                              for i in range(rows)], dtype=np.uint8)
+
+    def fill(self, store: TableStore, slot: int, m: int, w: int, z: int = -1) -> None:
+        rules, card = self.rules, self.card
+        T, D = rules.target_units, rules.dice
+        score, opponent = int(self.space.score[m]), int(self.space.score[w])
+        shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]), T)
+        bank = np.zeros((T, D + 1), dtype=np.uint8)
+        for t in range(T - score):
+            for n in range(1, D + 1):
+                bank[t, n] = card_banks(card, shift, score, opponent, t, n, T, rules.exact_target)
+        store.V[slot] = self.value
+        store.Z[slot] = -1e300
+        store.win[slot] = 1e300
+        store.bank[slot] = bank
+        store.take[slot] = self.take
+        self.replays += 1
 
 
 def optimal_tables(solution, m: int, w: int, zero_to: int | None = None):

@@ -2,7 +2,8 @@
 
 One player, *D*, plays a policy of their own (the duel model of
 :class:`solver.advice.DuelAdvisor`: the two-player table against the
-leader); every other player plays the N-player table's equilibrium. The
+leader; or a strategy card, :mod:`solver.card`); every other player plays
+the table's equilibrium (with two players: the two-player table). The
 exact chance of D winning is a fixed-policy evaluation over the turn
 starts, with D's place as part of the state:
 
@@ -18,10 +19,11 @@ modulo N),
               their roll value at (t, n) under the same policies
     win     = 1 if D moves (o = 0), else 0,
 
-the decisions being the duel model's where D moves (``o = 0``; D's take-over
+the decisions being D's where D moves (``o = 0``; the duel model's take-over
 decision prices the offer against the player who made it, as the model's
-advice does) and the table's elsewhere (recorded from the table's own turn
-DP, :class:`solver.multi_kernel.NodeMix`, its mixed decisions included).
+advice does; a card's is the card's rule) and the table's elsewhere
+(recorded from the table's own turn DP, :class:`solver.multi_kernel.NodeMix`,
+its mixed decisions included).
 The equations have the solver's structure: levels from the top down, and
 inside a block ``U_j = c_j + b_j U_{s(j)}`` over the pairs ``(o, node)`` with
 ``s(o, node) = (o - 1, node after a zero turn)``, one successor each, solved
@@ -37,16 +39,24 @@ import numpy as np
 from numba import njit, prange
 
 from . import game, multi_kernel
-from .compiled_rules import keep_result, may_bank, offer, renew_stamp
+from . import card as card_module
+from .compiled_rules import keep_result, may_bank, offer, offer_only_overshoots, drop_stale_caches
 from .dice import keep_table
 from .game import error_bound, solve_functional
 from .multi_kernel import (EPS, MultiValues, MultiWork, NodeMix, Seats, rotate_into,
                            take_index, turn_dp_vec)
 from .multiplayer import build_multi_blocks
+from .states import last_cross_states
 from .turn import pad
-from .turn_rules import OVERSHOOT, TurnRules
+from .turn_rules import OVERSHOOT, WIN, TurnRules
 
-renew_stamp(__file__, multi_kernel.__file__, game.__file__)
+drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_module.__file__)
+
+TABLE, DUEL, CARD = 0, 1, 2
+"""What D plays: the table itself (a check), the duel model, a card."""
+threshold_shift, card_banks, keep_score, card_takes = (
+    njit(inline="always")(f) for f in (card_module.threshold_shift, card_module.card_banks,
+                                       card_module.keep_score, card_module.card_takes))
 
 
 class Policies(NamedTuple):
@@ -114,7 +124,7 @@ def _table_plan(policies, node, plan):
 
 @njit(cache=True)
 def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node, o, plan, Z,
-              roll_rows, R, A, dR, dA, model):
+              roll_rows, R, A, dR, dA, mode, card):
     """The turn of ``node`` with D ``o`` seats after the mover, under the
     decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
     and leaves the roll values in ``R``."""
@@ -180,13 +190,17 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                 offered = offer(rules, n)
                 i = take_index(seats, take_row, bank_slot, after) if offered > 0 else -1
                 if i >= 0:
-                    if after_o == 0 and model:
+                    if after_o == 0 and mode == DUEL:
                         # D takes over by the duel model: against the banker.
                         taker = after // seats.lead
                         pair = taker * seats.P + p1_after
                         j = take_index(duel_seats, take_row, bank_slot, pair)
                         takes = policies.duel_take[j, t, offered - 1, 0] \
                             > policies.duel_V[pair, 0] + EPS
+                    elif after_o == 0 and mode == CARD:
+                        taker_score = scores[after // seats.lead]
+                        takes = card_takes(card, t, offered) and \
+                            not offer_only_overshoots(rules, taker_score, t)
                     else:
                         takes = policies.table_take[i, t, offered - 1, 0] \
                             > policies.table_V[after, 0] + EPS
@@ -202,11 +216,12 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
 
 @njit(cache=True)
 def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
-               classes, model):
+               classes, mode, card, last_cross):
     """Every pair ``(o, node)`` of block ``b``: record the decisions, then
     solve the block's linear system exactly; returns the largest change of
-    ``U``. ``model`` False gives D the table's decisions too (a check: D's
-    chance is then the table's)."""
+    ``U``. ``mode`` says what D plays (TABLE: a check, D's chance is then
+    the table's; DUEL; CARD, the record ``card``, with ``last_cross[p]``
+    true where state ``p`` is on its last cross before a fall)."""
     U, take_U = evaluation
     N = seats.players
     D = rules.dice
@@ -248,7 +263,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         rotate_into(Z_vec, policies.table_V[rest * seats.P + moves.zero_next[p1]], N)
         turn_dp_vec(rules, dice, moves, table, seats, node, Z_vec, rows[i], vec_work,
                     table_plan, out_vec)
-        # The duel model's: the two-player DP against the leader.
+        # D's own: the two-player DP against the leader, or the card.
         leader = rest // seats.middle
         best = moves.score[leader]
         others = rest
@@ -260,10 +275,14 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         duel_plan = _plan(plans, 2 * i + 1)
         duel_plan.bank_q[:] = -1.0
         duel_plan.keep_q[:] = -1.0
-        pair = p1 * seats.P + leader
-        rotate_into(Z_duel, policies.duel_V[leader * seats.P + moves.zero_next[p1]], 2)
-        turn_dp_vec(rules, dice, moves, duel, duel_seats, pair, Z_duel, rows[i], duel_work,
-                    duel_plan, out_duel)
+        if mode == CARD:
+            card_plan(card, rules, dice, moves.score[p1], best, last_cross[p1], rows[i],
+                      duel_plan)
+        elif mode == DUEL:
+            pair = p1 * seats.P + leader
+            rotate_into(Z_duel, policies.duel_V[leader * seats.P + moves.zero_next[p1]], 2)
+            turn_dp_vec(rules, dice, moves, duel, duel_seats, pair, Z_duel, rows[i], duel_work,
+                        duel_plan, out_duel)
         for o in range(N):
             j = o * k + i
             s = blocks.succ_local[n0 + i]
@@ -274,20 +293,22 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             node = blocks.node[n0 + i]
             p1 = node // seats.lead
             zero_node = (node % seats.lead) * seats.P + moves.zero_next[p1]
+            row = take_index(seats, moves.take_row, moves.bank_slot, node)
+            if sweep == 1 and row < 0:
+                continue            # the second pass only records take-over values
             for o in range(N):
                 j = o * k + i
-                plan = _plan(plans, 2 * i + 1 if o == 0 and model else 2 * i)
+                plan = _plan(plans, 2 * i + 1 if o == 0 and mode != TABLE else 2 * i)
                 Z = x[succ[j]] if succ[j] >= 0 else U[(o - 1) % N, zero_node]
                 if sweep == 0:
                     Z = 0.0 if succ[j] >= 0 else Z
                 value, slope = eval_turn(rules, dice, moves, seats, duel_seats, policies,
                                          evaluation, node, o, plan, Z, rows[i], R, A, dR, dA,
-                                         model)
+                                         mode, card)
                 if sweep == 0:
                     c[j] = value
                     d[j] = slope if succ[j] >= 0 else 0.0
                     continue
-                row = take_index(seats, moves.take_row, moves.bank_slot, node)
                 if row >= 0:
                     for t in range(rows[i]):
                         for n in range(1, D):
@@ -301,6 +322,35 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             change = max(change, abs(U[o, node] - x[o * k + i]))
             U[o, node] = x[o * k + i]
     return change
+
+
+@njit(cache=True)
+def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
+    """The card's decisions (:mod:`solver.card`) at a turn start of D at
+    ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
+    every turn total and dice, and the keep of every roll class."""
+    roll_first, prob, keep_first, keep_units, keep_col = dice
+    D = rules.dice
+    T = rules.target - score
+    shift = threshold_shift(card, score, opponent, on_last_cross, rules.target)
+    for t in range(min(rows, T)):
+        for n in range(1, D + 1):
+            plan.banked[t, n] = card_banks(card, shift, score, opponent, t, n, rules.target,
+                                           rules.exact)
+    for t in range(rows):
+        for r in range(len(prob)):
+            best, chosen = -np.inf, keep_first[r]
+            for k in range(keep_first[r], keep_first[r + 1]):
+                result = keep_result(rules, score, t + keep_units[k], keep_col[k] == 0)
+                if result == WIN:
+                    value = np.inf
+                elif result == OVERSHOOT:
+                    value = -1e300
+                else:
+                    value = keep_score(card, keep_units[k], keep_col[k])
+                if value > best:
+                    best, chosen = value, k
+            plan.keep_chosen[t, r] = chosen
 
 
 @njit(cache=True)
@@ -321,10 +371,10 @@ def block_plan_compiled(nodes, rows, D, classes):
 
 @njit(cache=True, parallel=True)
 def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
-               a_rows, classes, model, changes):
+               a_rows, classes, mode, card, last_cross, changes):
     for b in prange(b0, b1):
         changes[b] = eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies,
-                                evaluation, a_rows, classes, model)
+                                evaluation, a_rows, classes, mode, card, last_cross)
 
 
 def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: int = 200,
@@ -333,31 +383,56 @@ def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: in
     (``duel_solution``: the two-player table of the same rules, on the same
     player states) and everyone else the N-player ``solution``; with
     ``model=False`` D plays the table too (a check of the evaluation)."""
-    rules, space, N = solution.rules, solution.space, solution.players
+    space = solution.space
     if duel_solution.space.size != space.size or \
             not np.array_equal(duel_solution.space.score, space.score):
         raise ValueError("the duel table must be on the N-player table's player states")
+    duel = duel_values(duel_solution)
+    policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
+                        *_mix_arrays(solution), duel.V, duel.take_values)
+    start = solution.node_of([solution.start_state()] * solution.players)
+    return _evaluate(solution.rules, space, solution.players, policies,
+                     DUEL if model else TABLE, None, start, tol, max_sweeps)
+
+
+def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
+    """D's chance as the first and as the second player when D plays
+    ``card`` (a :class:`solver.card.Card`) against the two-player table
+    ``solution`` (a :class:`solver.solution.Solution`); ``card=None``: D
+    plays the table too (a check: the table's own values)."""
+    rules, space = solution.rules, solution.space
+    duel = duel_values(solution)
+    no_mix = [np.zeros(0, dtype=np.int64)] * 6 + [np.zeros(0)]
+    policies = Policies(duel.V, duel.take_values, *no_mix, duel.V, duel.take_values)
+    start_state = space.index_of_score(0)
+    start = start_state * space.size + start_state
+    return _evaluate(rules, space, 2, policies, TABLE if card is None else CARD,
+                     None if card is None else card.compiled(rules), start, tol, max_sweeps)
+
+
+def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> np.ndarray:
+    """The sweeps of the module's equations; D's chance in each seat."""
+    from .card import CardRules
     seats = Seats.of(N, space)
     blocks = build_multi_blocks(space, N)
     dice = keep_table(rules).packed()
     turn = TurnRules.of(rules)
     moves = space.moves()
-    duel = duel_values(duel_solution)
-    policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
-                        *_mix_arrays(solution), duel.V, duel.take_values)
-    take_shape = np.asarray(solution.take_values).shape[:3]
-    evaluation = Evaluation(np.zeros((N, len(solution.V))), np.zeros((N,) + take_shape))
+    if card is None:       # numba wants a record of the card's type all the same
+        card = CardRules(np.zeros(rules.dice + 1, dtype=np.int64), 0, 1, *([0] * 9))
+    take_shape = policies.table_take.shape[:3]
+    evaluation = Evaluation(np.zeros((N, len(policies.table_V))), np.zeros((N,) + take_shape))
     a_rows = pad(rules, rules.target_units)
     changes = np.zeros(len(blocks.block_start) - 1)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
+    last_cross = last_cross_states(rules, space)
     sweep_changes = []
     for _ in range(max_sweeps):
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, len(dice.prob), model, changes)
+                       evaluation, a_rows, len(dice.prob), mode, card, last_cross, changes)
         sweep_changes.append(float(changes.max()))
         if not has_falls or error_bound(sweep_changes) < tol:
             break
-    start = solution.node_of([solution.start_state()] * N)
     return evaluation.U[:, start].copy()

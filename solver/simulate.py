@@ -45,7 +45,8 @@ from .game_loop import (ALL_TURNS, CROSS_A, CROSS_B, DEEP_GAMES, DONE, LEN_A, LO
                         MAX_TURNS, MOVER, NEED_M, NEED_TABLE, NEED_W, NEED_Z, OUTCOMES,
                         SCRIPT_END, SCRIPT_POS, UNFINISHED, UNKNOWN_SCORE, WINNER, WINS_A, Games,
                         OptimalIndex, hash_put, run_games)
-from .policies import DiceTables, OptimalCache, TableStore, dice_tables, parse_policy
+from .policies import (CardCache, DiceTables, OptimalCache, TableStore, dice_tables,
+                       parse_policy)
 from .rules import Rules
 from .turn_rules import TurnRules
 
@@ -138,18 +139,24 @@ class _Machine:
         seat_cache: list[OptimalCache | None] = [None, None]
         tables = (solution, solution if solution_b is None else solution_b)
         for seat, policy in enumerate(self.policies):
-            if policy.kind != "optimal":
+            if not policy.needs_table:
                 continue
             table = tables[seat]
             if table is None:
-                raise UsageError("the optimal policy needs a solved table (a Solution of "
-                                 f"{rules.name} to {rules.target})")
+                raise UsageError(f"the {policy.kind} policy needs a solved table (a Solution "
+                                 f"of {rules.name} to {rules.target})")
             if table.rules != rules:
                 raise UsageError(f"the table is for {table.rules.name} to "
                                  f"{table.rules.target}, not {rules.name} to {rules.target}")
-            cache = next((c for c in caches if c.solution is table), None)
-            if cache is None:
-                cache = OptimalCache(table, rules, sum(c.key_span for c in caches))
+            base = sum(c.key_span for c in caches)
+            if policy.kind == "card":
+                from .card import card_for
+                cache = CardCache(table, rules, card_for(rules)[0], base)
+            else:
+                cache = next((c for c in caches if c.solution is table
+                              and not isinstance(c, CardCache)), None)
+                cache = cache or OptimalCache(table, rules, base)
+            if cache not in caches:
                 caches.append(cache)
             seat_cache[seat] = cache
         return seat_cache

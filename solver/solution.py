@@ -20,10 +20,20 @@ from .turn_rules import TurnRules
 
 class Values(NamedTuple):
     """What the turn DP reads of the solved game (one record for the
-    compiled kernels): start values ``W[m, w]`` and take-over values
-    ``take_values[take_row[w], bank_slot[m], t, n - 1]``."""
+    compiled kernels): start values ``W[m, w]``, take-over values
+    ``take_values[take_row[w], bank_slot[m], t, n - 1]``, and ``reach[w,
+    k]``, what reaching the target ``k`` units past it is worth to the mover
+    while ``w`` waits (past the last column: the last column's value). It
+    is 1 wherever reaching the target wins; less where the waiting player
+    still has a last turn (:mod:`solver.fair_start`)."""
     W: np.ndarray
     take_values: np.ndarray
+    reach: np.ndarray
+
+
+def reach_wins(states: int) -> np.ndarray:
+    """``Values.reach`` of a game where reaching the target wins."""
+    return np.ones((states, 1))
 
 
 @dataclass
@@ -40,6 +50,12 @@ class Solution:
     the value to ``w`` of taking over turn total ``t`` (units) with ``n`` dice
     from ``m``, who has just banked (``space.bank_slot``)."""
     stats: dict = field(default_factory=dict)
+    reach: np.ndarray | None = None
+    """``Values.reach``; None: reaching the target wins."""
+
+    def values(self) -> Values:
+        reach = reach_wins(self.space.size) if self.reach is None else self.reach
+        return Values(self.W, self.take_values, reach)
 
     @property
     def first_player_win(self) -> float:
@@ -63,7 +79,7 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     target = rules.target_units
     Z = 1.0 - float(solution.W[w, space.zero_next[m] if zero_to is None else zero_to])
     moves = space.moves(solution.take_row)
-    values = Values(solution.W, solution.take_values)
+    values = solution.values()
     dice = keep_table(rules).packed()
     if not compiled:
         return (Z, *turn_values(turn, dice, moves, values, m, w, Z, target, pad(rules, target)))

@@ -81,6 +81,9 @@ class PlayerSpace:
     """The model's fall estimate per score (units), where it applies."""
     index: dict = field(default_factory=dict)
     """(score, previous, crosses) -> state."""
+    seat: np.ndarray | None = None
+    """The seat each state belongs to, where the two seats play under rules
+    of their own (:mod:`solver.fair_start`); None: the seats are alike."""
 
     @property
     def size(self) -> int:
@@ -172,20 +175,24 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
         fall_to=fall_to, index=index)
 
 
-def _bank_to_score(turn: TurnRules):
+def _bank_to_score(turn: TurnRules, first_bank_bonus: int = 0):
     """A bank of a space that forgets the previous score: ``(s, t)`` to the
-    label of the banked score, or None where the bank is not allowed."""
+    label of the banked score, or None where the bank is not allowed.
+    ``first_bank_bonus`` (units) is added to a player's first bank (a head
+    start counted once entered, :mod:`solver.fair_start`); a first bank
+    that it would carry to the target is not allowed."""
     def bank(s, t):
-        if not turn_rules.may_bank_total(turn, s, t):
+        bonus = first_bank_bonus if s == 0 else 0
+        if not turn_rules.may_bank_total(turn, s, t) or s + t + bonus >= turn.target:
             return None
-        return (turn_rules.banked_score(turn, s, t), -1, 0)
+        return (turn_rules.banked_score(turn, s, t + bonus), -1, 0)
     return bank
 
 
-def score_space(rules: Rules) -> PlayerSpace:
+def score_space(rules: Rules, first_bank_bonus: int = 0) -> PlayerSpace:
     """Player states that are banked scores alone (games without crosses)."""
-    return _build(rules, [(0, -1, 0)], lambda label: label, _bank_to_score(TurnRules.of(rules)),
-                  "none")
+    return _build(rules, [(0, -1, 0)], lambda label: label,
+                  _bank_to_score(TurnRules.of(rules), first_bank_bonus), "none")
 
 
 def memory_space(rules: Rules) -> PlayerSpace:
@@ -199,7 +206,7 @@ def memory_space(rules: Rules) -> PlayerSpace:
                   bank, "exact")
 
 
-def model_space(rules: Rules, fall_to) -> PlayerSpace:
+def model_space(rules: Rules, fall_to, first_bank_bonus: int = 0) -> PlayerSpace:
     """Crosses kept, previous score forgotten: the third cross at score ``s``
     falls to the fallen state of ``fall_to[s]`` (units)."""
     turn = TurnRules.of(rules)
@@ -214,7 +221,7 @@ def model_space(rules: Rules, fall_to) -> PlayerSpace:
     # Every fallen state, not only those the estimates lead to: a real player
     # may have fallen to any score, and advice must be able to say so.
     fallen = [(int(x), int(x), 0) for x in score_space(rules).score]
-    return _build(rules, fallen, zero, _bank_to_score(turn), "model",
+    return _build(rules, fallen, zero, _bank_to_score(turn, first_bank_bonus), "model",
                   np.asarray(fall_to, dtype=np.int64))
 
 
@@ -230,6 +237,15 @@ def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpa
             raise UsageError("the crosses model needs its fall estimates (fall_to)")
         return model_space(rules, fall_to)
     raise UsageError(f"unknown memory {memory!r}: use exact or model")
+
+
+def last_cross_states(rules: Rules, space: PlayerSpace) -> np.ndarray:
+    """True for the states on their last cross with a fall ahead (neither
+    fallen nor at 0)."""
+    if not rules.crosses:
+        return np.zeros(space.size, dtype=np.bool_)
+    return (space.crosses == rules.crosses - 1) & (space.previous != space.score) \
+        & (space.score > 0)
 
 
 # ------------------------------------------------- score-sheet lines

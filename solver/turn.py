@@ -13,13 +13,16 @@ Inside the turn, with ``t`` the turn total and ``n`` the dice in hand:
 
     R(t, n) = sum_rolls P(roll) * max( Z if the roll has no keep,
                                        max_keeps K(t + points, n - used) )
-    K(t', n') = 1                  an instant win, or t' reaching the target
-                                   (t' = T if exact, t' >= T otherwise)
+    K(t', n') = 1                  an instant win
+              = reach[w, t' - T]   t' reaching the target (t' = T if exact,
+                                   t' >= T otherwise): 1, a win, unless the
+                                   waiting player has a last turn
               = Z                  t' > T in an exact game (overshoot)
               = A(t', D)           n' = 0 (hot dice: every die back in hand)
               = A(t', n')          otherwise
     A(t, n)   = max(B(t, n), R(t, n))   when the bank is allowed (entry met;
-                                         not hot dice in a forced game)
+                                         not hot dice in a forced game; the
+                                         player state has a bank_next)
               = R(t, n)                 otherwise
     W[m, w]   = R(0, D)            a turn starts by rolling every die.
 
@@ -72,6 +75,7 @@ def bank_values(rules, moves, values, m, w, Z):
     score = int(moves.score[m])
     T = rules.target - score
     allowed = may_bank(rules, score, np.arange(T)[:, None], np.arange(D + 1)[None, :])
+    allowed &= (moves.bank_next[m, :T] >= 0)[:, None]   # the player state's own entry
     allowed[:, 0] = False                   # column 0 is an instant win, not dice
     B = np.full((T, D + 1), -np.inf)
     ts = np.flatnonzero(allowed.any(axis=1))
@@ -103,9 +107,10 @@ def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows):
     B = bank_values(rules, moves, values, m, w, Z)
     R = np.zeros((roll_rows, D + 1))
     A = np.ones((a_rows, D + 1))
+    reach = values.reach[w]
     for t in range(T, a_rows):
-        if keep_result(rules, score, t, False) == OVERSHOOT:
-            A[t, 1:] = Z
+        overshoot = keep_result(rules, score, t, False) == OVERSHOOT
+        A[t, 1:] = Z if overshoot else reach[min(t - T, len(reach) - 1)]
     has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
     starts = dice.keep_first[:-1][has_keep]
     per_n = dice.roll_first[1:D + 1]

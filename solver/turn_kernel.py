@@ -24,10 +24,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .compiled_rules import keep_result, may_bank, offer, renew_stamp
+from .compiled_rules import keep_result, may_bank, offer, drop_stale_caches
 from .turn_rules import OVERSHOOT
 
-renew_stamp(__file__)
+drop_stale_caches(__file__)
 
 
 class TurnWork(NamedTuple):
@@ -80,7 +80,7 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     R, dR, A, dA = work
     roll_first, prob, keep_first, keep_units, keep_col = dice     # as in turn_dp_one
     scores, bank_next, zero_next, bank_slot, take_row = moves
-    W, take_values = values
+    W, take_values, reach = values
     D = rules.dice
     K = len(ms)
     m = ms[0]
@@ -92,12 +92,13 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     slope = np.empty(K)
     for t in range(A.shape[0]):
         past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
+        reached = reach[w, min(t - T, reach.shape[1] - 1)] if t >= T else 1.0
         for lane in range(K):
             A[t, 0, lane] = 1.0
             dA[t, 0, lane] = 0.0
             if t >= T:
                 for n in range(1, D + 1):
-                    A[t, n, lane] = Zs[lane] if past else 1.0
+                    A[t, n, lane] = Zs[lane] if past else reached
                     dA[t, n, lane] = 1.0 if past else 0.0
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
@@ -136,7 +137,7 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
             for lane in range(K):
                 A[t, n, lane] = R[t, n, lane]
                 dA[t, n, lane] = dR[t, n, lane]
-            if not may_bank(rules, score, t, n):
+            if not may_bank(rules, score, t, n) or bank_next[m, t] < 0:
                 continue
             for lane in range(K):
                 b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W,
@@ -163,7 +164,7 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
     # costs a reference count each time.
     roll_first, prob, keep_first, keep_units, keep_col = dice
     scores, bank_next, zero_next, bank_slot, take_row = moves
-    W, take_values = values
+    W, take_values, reach = values
     D = rules.dice
     score = scores[m]
     T = rules.target - score
@@ -172,8 +173,9 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
         dA[t, 0] = 0.0
         if t >= T:
             past = keep_result(rules, score, t, False) == OVERSHOOT
+            reached = reach[w, min(t - T, reach.shape[1] - 1)]
             for n in range(1, D + 1):
-                A[t, n] = Z if past else 1.0
+                A[t, n] = Z if past else reached
                 dA[t, n] = 1.0 if past else 0.0
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
@@ -203,7 +205,7 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
         for n in range(1, D + 1):
             A[t, n] = R[t, n]
             dA[t, n] = dR[t, n]
-            if not may_bank(rules, score, t, n):
+            if not may_bank(rules, score, t, n) or bank_next[m, t] < 0:
                 continue
             b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
                                m, w, t, n, Z)

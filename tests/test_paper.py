@@ -181,3 +181,36 @@ def test_three_player_seats_are_the_committed_table_s(built):
         printed = numbers[f"players/cinq-mille/5000/3/seat{i + 1}"]
         assert printed["value"] == pytest.approx(value, abs=1e-9), REBUILD
         assert printed["text"] == f"{100 * value:.1f}%", REBUILD
+
+
+def test_fair_start_is_solved_again(built):
+    """The fair start the paper gives for cinq-mille (from
+    paper/fair_start.json) solved again by solver.fair_start: the second
+    player's entry nearest one half, its share to 1e-9 and as printed, and
+    the entries either side of it on either side of one half."""
+    from solver.fair_start import FairStart, solve_fair_start
+    _, numbers, _ = built
+    rules = GAMES["cinq-mille"]
+    entry = numbers["fair/cinq-mille/second_entry"]["value"]
+    printed = numbers["fair/cinq-mille/second_entry/share"]
+    share = solve_fair_start(rules, FairStart(second_entry=entry))[0]
+    assert printed["value"] == pytest.approx(share, abs=1e-9), REBUILD
+    assert printed["text"] == f"{share:.4f}", REBUILD
+    side = 1 if share > 0.5 else -1          # a lower entry helps the second player
+    other = solve_fair_start(rules, FairStart(second_entry=entry - side * rules.unit))[0]
+    assert (other - 0.5) * (share - 0.5) <= 0
+    assert abs(share - 0.5) <= abs(other - 0.5)
+
+
+def test_cards_are_the_stored_cards(built):
+    """The section on strategy cards prints each card's loss from
+    solver/cards.json (whose Pig loss tests/test_cards.py evaluates again);
+    a card fitted again without a rebuild fails here."""
+    from solver.card import stored_cards
+    _, numbers, _ = built
+    cards = stored_cards()
+    assert cards
+    for name, entry in cards.items():
+        printed = numbers[f"card/{name}/loss"]
+        assert printed["value"] == pytest.approx(entry["loss"]["loss"], abs=1e-12), REBUILD
+        assert printed["text"] == f"{100 * entry['loss']['loss']:.3f}", REBUILD

@@ -1,0 +1,198 @@
+"""Fit the strategy cards to the tables and measure what they give up.
+
+    python scripts/fit_cards.py GAME [GAME ...] [--rounds R]
+
+For each game: the card's first guess is read off the table (per dice in
+hand, the median smallest total at which optimal play banks with both
+players level, over a grid of scores), then a coordinate search over whole
+multiples of the unit lowers the card's loss: 1/2 minus the mean of its
+chances as the first and as the second player against optimal play, an
+exact evaluation (:func:`solver.seat_value.card_seat_values`: the card is a
+fixed policy, the table's player plays the table; no sampling, so every
+comparison is free of noise). Each parameter in turn is moved either way
+by 1, 2, 4, 8, 16 and 32 units, keeping the best, round after round until a
+round gains less than 1e-7. The simple rules people use are evaluated the
+same way, as cards:
+``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
+hold at 20), "bank once entered" (bank as soon as the turn total meets the
+entry, in every turn) and "always keep everything" (the fitted card, but
+keeping every scoring die).
+
+Writes ``solver/cards.json`` (game -> card, loss, seats, the simple rules'
+losses) and prints a markdown table with the machine and the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from machine import machine  # noqa: E402
+
+from solver.card import CARDS_FILE, Card  # noqa: E402
+from solver.rules import get_rules  # noqa: E402
+
+
+def load_table(rules):
+    from solver.tables import default_path, read_table
+    return read_table(default_path(rules), rules, lazy_take=False)
+
+
+def first_guess(solution) -> Card:
+    """Bank thresholds from the table: per dice in hand, the median of the
+    smallest total optimal play banks with both players level."""
+    from solver.analysis import bank_rules, state_at
+    rules, space = solution.rules, solution.space
+    unit, T = rules.unit, rules.target_units
+    smallest = {n: [] for n in range(1, rules.dice + 1)}
+    first = max(rules.entry_units, 1)
+    for units in np.linspace(first, 0.8 * T, 9).astype(int):
+        try:
+            m = state_at(space, int(units))
+        except KeyError:
+            continue
+        for n, rule in bank_rules(solution, m, m).items():
+            if rule.smallest is not None:
+                smallest[n].append(rule.smallest)
+    bank = tuple(int(np.median(v)) * unit if v else rules.target // 2 for v in smallest.values())
+    return Card(rules.name, bank, gap_step=max(unit, rules.target // 10 // unit * unit),
+                open_at=rules.entry,
+                die_worth=2 * unit if rules.keep_rule == "any" and rules.dice > 1 else 0,
+                take_at=20 * unit if rules.has_takeover else 0,
+                take_die=2 * unit if rules.has_takeover else 0)
+
+
+def fields_to_fit(rules) -> list[str]:
+    names = [f"bank{n}" for n in range(1, rules.dice + 1)] + [
+        "behind", "gap_step", "chase_within", "chase_add", "race_within"]
+    if rules.entry:
+        names.append("open_at")
+    if rules.keep_rule == "any" and rules.dice > 1:
+        names.append("die_worth")
+    if rules.has_takeover:
+        names += ["take_at", "take_die"]
+    if rules.crosses:
+        names.append("last_cross")
+    if rules.exact_target:
+        names.append("finish_within")
+    return names
+
+
+def get(card: Card, name: str) -> int:
+    return card.bank[int(name[4:]) - 1] if name.startswith("bank") else getattr(card, name)
+
+
+def put(card: Card, name: str, value: int) -> Card:
+    if name.startswith("bank"):
+        bank = list(card.bank)
+        bank[int(name[4:]) - 1] = value
+        return dataclasses.replace(card, bank=tuple(bank))
+    return dataclasses.replace(card, **{name: value})
+
+
+def lowest(rules, name: str) -> int:
+    if name == "open_at":
+        return rules.entry
+    if name == "gap_step":
+        return rules.unit
+    return -10 * rules.target if name == "behind" else 0
+
+
+def fit(solution, rounds: int, log) -> tuple[Card, float, int]:
+    """The coordinate search of the module docstring: ``(card, loss, evaluations)``."""
+    from solver.seat_value import card_seat_values
+    rules = solution.rules
+    evaluations = 0
+    seen: dict[Card, float] = {}
+
+    def loss(card):
+        nonlocal evaluations
+        if card not in seen:
+            evaluations += 1
+            seen[card] = 0.5 - float(np.mean(card_seat_values(solution, card)))
+        return seen[card]
+    card = first_guess(solution)
+    best = loss(card)
+    log(f"first guess {card}: loss {best:.5f}")
+    moves = [sign * k for k in (1, 2, 4, 8, 16, 32) for sign in (1, -1)]
+    for round_ in range(rounds):
+        before = best
+        for name in fields_to_fit(rules):
+            now = get(card, name)
+            for move in moves:
+                value = now + move * rules.unit
+                if lowest(rules, name) <= value <= rules.target:
+                    trial = put(card, name, value)
+                    if loss(trial) < best - 1e-9:
+                        card, best = trial, loss(trial)
+        log(f"round {round_ + 1}: loss {best:.5f} after {evaluations} evaluations")
+        if best > before - 1e-7:
+            break
+    return card, best, evaluations
+
+
+def simple_rules(rules, card: Card) -> dict[str, Card]:
+    """The rules people use, as cards (module docstring)."""
+    D = rules.dice
+    hold = min(300, rules.target // 5)      # Pig: hold at 20 (Neller and Presser)
+    out = {f"threshold:{hold}": Card(rules.name, (hold,) * D, open_at=max(rules.entry, hold))}
+    if rules.entry:
+        out["bank once entered"] = Card(rules.name, (rules.entry,) * D, open_at=rules.entry)
+    if rules.keep_rule == "any" and D > 1:
+        out["always keep everything"] = dataclasses.replace(card, die_worth=-rules.target)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="+")
+    parser.add_argument("--rounds", type=int, default=6)
+    args = parser.parse_args(argv)
+    from solver.seat_value import card_seat_values
+    cards = json.loads(CARDS_FILE.read_text()) if CARDS_FILE.exists() else {}
+    for name in args.games:
+        rules = get_rules(name)
+        started = time.perf_counter()
+        solution = load_table(rules)
+        card, loss, evaluations = fit(solution, args.rounds,
+                                      lambda text: print(f"{name}: {text}", file=sys.stderr,
+                                                         flush=True))
+        seats = card_seat_values(solution, card)
+        simple = {}
+        for label, other in simple_rules(rules, card).items():
+            values = card_seat_values(solution, other)
+            simple[label] = {"loss": 0.5 - float(np.mean(values)),
+                             "seats": [float(v) for v in values]}
+        cards[name] = {"card": card.to_dict(),
+                       "loss": {"loss": loss, "target": rules.target,
+                                "seats": [float(v) for v in seats],
+                                "evaluations": evaluations,
+                                "seconds": time.perf_counter() - started,
+                                "machine": machine(),
+                                "command": f"python scripts/fit_cards.py {name}"},
+                       "simple": simple}
+        tmp = CARDS_FILE.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cards, indent=1) + "\n")
+        tmp.replace(CARDS_FILE)
+    print(f"Machine: {machine()}. Command: `python scripts/fit_cards.py "
+          f"{' '.join(args.games)}`.\n")
+    print("| game | card loses (pp) | first / second | " + "simple rules (pp) |")
+    print("|---|---:|---|---|")
+    for name in args.games:
+        entry = cards[name]
+        seats = " / ".join(f"{100 * v:.2f}%" for v in entry["loss"]["seats"])
+        simple = "; ".join(f"{k} {100 * v['loss']:.2f}" for k, v in entry["simple"].items())
+        print(f"| {name} | {100 * entry['loss']['loss']:.2f} | {seats} | {simple} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

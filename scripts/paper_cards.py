@@ -1,0 +1,108 @@
+"""The paper's section on strategy cards, from ``solver/cards.json`` (what
+``scripts/fit_cards.py`` fitted and measured) and the tables: every card,
+its loss, the simple rules' losses, and a figure of where each card's bank
+decisions part from optimal play."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paper_format import table
+from paper_figures import _mesh, _score_grid
+
+
+def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
+    if not cards:
+        return ("`solver/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
+                "then rebuild.")
+    from solver.card import Card
+    rows = []
+    for name, entry in cards.items():
+        key = f"card/{name}"
+        loss = entry["loss"]
+        first, second = loss["seats"]
+        simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
+                           for label, s in entry["simple"].items())
+        rows.append([games[name].label if name in games else name,
+                     N(f"{key}/loss", loss["loss"], "ppabs"),
+                     f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
+                     simple])
+    ref = tabs.peek()
+    caption = tabs.caption(
+        "What each card gives up against optimal play, in percentage points of win probability "
+        "(one half minus the mean of its chances as first and as second player, an exact "
+        "evaluation), its chances in each seat, and the same for the simple rules people use.")
+    shown = [n for n in cards if n in games]
+    example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
+    card = Card.from_dict(cards[example]["card"])
+    goal = [n for n, e in cards.items() if e["loss"]["loss"] <= 0.01]
+    lead = (
+        "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
+        "total reaches a threshold per number of dice in hand, moved by whole steps of the "
+        "score gap, raised when the opponent nears the target, and dropped altogether in a "
+        "race to the end; a fixed worth per die left to roll decides between keeps; an offer "
+        "is taken when its total plus a worth per die reaches a threshold (`solver.card`). Its "
+        "parameters are whole multiples of the unit, fitted to the table by a coordinate "
+        "search (`scripts/fit_cards.py`). Each candidate is scored exactly: the card is a "
+        "fixed policy, its opponent plays the table, and the chance of each is a linear system "
+        "solved level by level as the game itself is (`solver.seat_value`), so the search "
+        "compares cards without sampling noise; `farkle simulate --a card --b optimal` agrees "
+        f"within its standard error (a test). {ref} gives each card's loss; the goal was at "
+        "most one percentage point, which "
+        + (("every card" if len(goal) == len(cards) else "the cards of "
+            + ", ".join(games[n].label if n in games else n for n in goal))
+           if goal else "no card") + " meets. The card of "
+        + (games[example].label if example in games else example) + ":")
+    figure = departures(figs, cards, games)
+    from solver.rules import get_rules
+    return "\n\n".join([lead, "```\n" + card.text(get_rules(example), cards[example]["loss"])
+                         + "\n```",
+                        table(["game", "card loses (pp)", "card first / second",
+                               "simple rules lose (pp)"], rows, "lrll"), caption, figure])
+
+
+def departures(figs, cards: dict, games: dict) -> str:
+    """Per game, the share of bank decisions at each pair of scores (no
+    crosses) where the card and optimal play differ, over the turn totals a
+    turn can reach with the bank allowed."""
+    import matplotlib.pyplot as plt
+    from solver.analysis import plain_scores, reachable, state_at
+    from solver.card import Card, card_banks, threshold_shift
+    from solver.solution import replay
+    shown = [name for name in cards if name in games]
+    if not shown:
+        return ""
+    fig, axes = plt.subplots(1, len(shown), figsize=(3.2 * len(shown), 3.0),
+                             layout="constrained", squeeze=False)
+    for ax, name in zip(axes[0], shown):
+        solution, rules = games[name].solution, games[name].rules
+        card = Card.from_dict(cards[name]["card"]).compiled(rules)
+        scores = plain_scores(solution.space)
+        T, unit = rules.target_units, rules.unit
+        share = np.full((len(scores), len(scores)), np.nan)
+        for i, me in enumerate(scores):
+            m = state_at(solution.space, int(me))
+            reach = reachable(rules, int(me))
+            for j, opp in enumerate(scores):
+                w = state_at(solution.space, int(opp))
+                _, R, _, B = replay(solution, m, w)
+                rows = T - int(me)
+                R, B = np.asarray(R)[:rows], np.asarray(B)[:rows]
+                asked = np.isfinite(B) & reach[:rows]
+                asked[:, 0] = False
+                if not asked.any():
+                    continue
+                shift = threshold_shift(card, int(me), int(opp), False, T)
+                t, n = np.nonzero(asked)
+                ours = np.array([card_banks(card, shift, int(me), int(opp), int(a), int(b), T,
+                                            rules.exact_target) for a, b in zip(t, n)])
+                share[i, j] = np.mean(ours != (B[t, n] >= R[t, n]))
+        image = _mesh(ax, unit, _score_grid(scores, share), vmin=0, vmax=0.5, cmap="magma_r")
+        ax.set_title(games[name].label, fontsize=9)
+        ax.set_ylabel("card player's score")
+    fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="decisions that differ")
+    return figs.save(fig, "card-departures",
+                     "Where each card parts from optimal play: at each pair of scores (no "
+                     "crosses), the share of bank-or-roll decisions, over the turn totals and "
+                     "dice a turn can reach with the bank allowed, where the card and the table "
+                     "decide differently (not weighted by how often play reaches them).")

@@ -1,0 +1,258 @@
+"""Strategy cards: optimal play a person can remember.
+
+A card is a few whole numbers of points, fitted to a game's table
+(``scripts/fit_cards.py``), and a rule that uses them with mental arithmetic.
+For the player in state (score ``s``, crosses), against the opponent's
+score ``o`` (with more players: the leader's), holding turn total ``t``
+with ``n`` dice in hand:
+
+    racing:               either player within race_within of the target:
+                          no bank short of it (roll on to the target)
+    otherwise:            bank once t >= bank[n] + shift, or, to an exact
+                          target, once target - s - t <= finish_within;
+                          not entered (s = 0 in a game with an entry): never
+                          below open_at
+    shift = behind * trunc((o - s) / gap_step)         (less when ahead)
+          + chase_add      if target - o <= chase_within
+          - last_cross     on the last cross before a fall
+
+A keep (where the game lets one choose) is the one with the most
+``points + die_worth * dice then in hand`` (all dice after hot dice), a
+keep that wins first and one that overshoots an exact target last. An offer
+of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
+``t + take_die * n >= take_at``. Where the rules forbid a bank (the entry,
+forced hot dice) or the simulator's guards refuse it, the card rolls on.
+
+The functions below are plain Python over a :class:`CardRules` record (units)
+so that the compiled evaluation (:mod:`solver.seat_value`) wraps them with
+numba and the simulator's card policy calls them as they are: the card's
+rule is written once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from .errors import UsageError
+from .rules import Rules
+
+CARDS_FILE = Path(__file__).with_name("cards.json")
+
+
+class CardRules(NamedTuple):
+    """A card in units, for the compiled evaluation: ``bank[n]`` for n = 0..D
+    (index 0 unused)."""
+    bank: np.ndarray
+    behind: int
+    gap_step: int
+    chase_within: int
+    chase_add: int
+    open_at: int
+    die_worth: int
+    take_at: int
+    take_die: int
+    last_cross: int
+    finish_within: int
+    race_within: int
+
+
+def threshold_shift(card, score, opponent, on_last_cross, target):
+    """What the situation adds to every bank threshold (units)."""
+    gap = opponent - score
+    steps = gap // card.gap_step if gap >= 0 else -((-gap) // card.gap_step)
+    shift = card.behind * steps
+    if card.chase_within > 0 and target - opponent <= card.chase_within:
+        shift += card.chase_add
+    if on_last_cross:
+        shift -= card.last_cross
+    return shift
+
+
+def card_banks(card, shift, score, opponent, turn_total, in_hand, target, exact):
+    """True where the card banks (the rules may still forbid it)."""
+    if score == 0 and turn_total < card.open_at:
+        return False
+    if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
+        return False
+    if turn_total >= card.bank[in_hand] + shift:
+        return True
+    return exact and card.finish_within > 0 and target - score - turn_total <= card.finish_within
+
+
+def keep_score(card, units, dice_after):
+    """How the card ranks a keep that neither wins nor overshoots."""
+    return units + card.die_worth * dice_after
+
+
+def card_takes(card, offer_total, offer_dice):
+    return card.take_at > 0 and offer_total + card.take_die * offer_dice >= card.take_at
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card in points, as printed (module docstring)."""
+    game: str
+    bank: tuple[int, ...]
+    """Bank at this turn total with 1, 2, ... dice in hand."""
+    behind: int = 0
+    gap_step: int = 1000
+    chase_within: int = 0
+    chase_add: int = 0
+    open_at: int = 0
+    die_worth: int = 0
+    take_at: int = 0
+    take_die: int = 0
+    last_cross: int = 0
+    finish_within: int = 0
+    race_within: int = 0
+
+    def compiled(self, rules: Rules) -> CardRules:
+        u = rules.unit
+
+        def units(points):       # thresholds round up to a score a turn can hold
+            return -(-points // u)
+        if len(self.bank) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
+        return CardRules(np.array([0] + [units(b) for b in self.bank], dtype=np.int64),
+                         units(self.behind) if self.behind >= 0 else -units(-self.behind),
+                         max(1, self.gap_step // u), units(self.chase_within),
+                         units(self.chase_add),
+                         max(units(self.open_at), rules.entry_units) if rules.entry else 0,
+                         units(self.die_worth), units(self.take_at), units(self.take_die),
+                         units(self.last_cross), units(self.finish_within),
+                         units(self.race_within))
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Card":
+        fields = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in data.items() if k in fields}
+        values["bank"] = tuple(values["bank"])
+        return cls(**values)
+
+    def text(self, rules: Rules, loss: dict | None = None) -> str:
+        """The card as a person reads it at the table (under 15 lines)."""
+        lines = [f"{rules.name}: strategy card (two players)"]
+        if loss:
+            lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
+                         "play")
+        if rules.entry:
+            lines.append(f"Not entered: never bank below {max(self.open_at, rules.entry):,}.")
+        if rules.dice == 1:
+            lines.append(f"Bank when your turn total reaches {self.bank[0]:,};")
+        else:
+            lines.append("Bank when your turn total reaches, by dice left to roll:")
+            lines.append("  " + " | ".join(f"{n}: {b:,}" for n, b in
+                                           reversed(list(enumerate(self.bank, start=1)))))
+        if self.behind:
+            lines.append(f"  add {self.behind:,} for every {self.gap_step:,} points you trail "
+                         f"(take {self.behind:,} off for every {self.gap_step:,} you lead)")
+        if self.race_within:
+            lines.append(f"  either player within {self.race_within:,} of {rules.target:,}: "
+                         "never bank short of it")
+        if self.chase_within:
+            lines.append(f"  the other player within {self.chase_within:,} of "
+                         f"{rules.target:,}: add {self.chase_add:,}")
+        if rules.crosses and self.last_cross:
+            lines.append(f"  on your last cross: take {self.last_cross:,} off")
+        if rules.exact_target and self.finish_within:
+            lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
+                         f"{rules.target:,}")
+        if rules.keep_rule == "any" and rules.dice > 1:
+            lines.append(f"Keep: the most points + {self.die_worth:,} for each die left to roll.")
+        if rules.has_takeover:
+            lines.append("Take over: " + (
+                "never." if not self.take_at else
+                f"when the total + {self.take_die:,} per die offered is {self.take_at:,} or "
+                "more."))
+        return "\n".join(lines)
+
+
+def stored_cards() -> dict:
+    """The fitted cards (``solver/cards.json``): game -> {"card", "loss"}."""
+    if not CARDS_FILE.exists():
+        return {}
+    return json.loads(CARDS_FILE.read_text())
+
+
+def card_for(rules: Rules) -> tuple[Card, dict | None, dict]:
+    """The stored card of a game, its measured loss and the simple rules'
+    losses, or a UsageError."""
+    cards = stored_cards()
+    entry = cards.get(rules.name)
+    if entry is None:
+        raise UsageError(f"no strategy card for {rules.name} yet "
+                         f"(cards exist for: {', '.join(cards) or 'none'})")
+    return Card.from_dict(entry["card"]), entry.get("loss"), entry.get("simple", {})
+
+
+def on_last_cross(rules: Rules, line) -> bool:
+    """A score-sheet line (points, or :class:`solver.states.Line`) on its
+    last cross with a fall ahead."""
+    score = getattr(line, "score", line)
+    previous = getattr(line, "previous", None)
+    return bool(rules.crosses and getattr(line, "crosses", 0) == rules.crosses - 1
+                and previous is not None and previous != score and score > 0)
+
+
+def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:
+    """Whether the card banks ``turn`` points with ``dice`` in hand (points;
+    lines as :func:`on_last_cross` takes them; the leader is the opponent)."""
+    unit = rules.unit
+    score = getattr(me, "score", me) // unit
+    leader = max(getattr(o, "score", o) for o in opponents) // unit
+    shift = threshold_shift(card, score, leader, on_last_cross(rules, me), rules.target_units)
+    return card_banks(card, shift, score, leader, turn // unit, dice, rules.target_units,
+                      rules.exact_target)
+
+
+def card_keep(card: CardRules, rules: Rules, me, turn: int, dice: int, options):
+    """The keep the card picks among ``options`` (:class:`solver.dice.Keep`
+    values) after a roll of ``dice`` dice with ``turn`` points set aside."""
+    from .turn_rules import OVERSHOOT, WIN, TurnRules, dice_left, keep_result
+    turn_rules, unit = TurnRules.of(rules), rules.unit
+    score = getattr(me, "score", me) // unit
+
+    def rank(option):
+        result = keep_result(turn_rules, score, (turn + option.points) // unit, option.win)
+        if result == WIN:
+            return float("inf")
+        if result == OVERSHOOT:
+            return -float("inf")
+        return keep_score(card, option.points // unit, dice_left(turn_rules, dice, option.used))
+    return max(options, key=rank)
+
+
+def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice: int,
+                roll=None, offer=None) -> dict:
+    """What the card does at the question ``advice`` answered (``farkle
+    advise --card``), and what that costs against the best choice: ``{"action",
+    "keep"?, "win", "cost"}``. ``me`` and ``opponents`` are score-sheet lines
+    (points, or :class:`solver.states.Line`)."""
+    from .dice import counts_of, keeps
+    compiled = card.compiled(rules)
+    by_action = {c.action: c for c in advice.choices}
+    if offer is not None:
+        takes = card_takes(compiled, offer[0] // rules.unit, offer[1])
+        chosen = by_action["take" if takes else "fresh"]
+    elif roll is None:
+        banks = card_bank(compiled, rules, me, opponents, turn, dice)
+        chosen = by_action["bank"] if banks and "bank" in by_action else by_action["roll"]
+    elif "zero" in by_action:
+        chosen = by_action["zero"]
+    else:
+        best = card_keep(compiled, rules, me, turn, dice, keeps(rules, counts_of(list(roll))))
+        chosen = next(c for c in advice.choices
+                      if c.action == "keep" and sorted(c.keep) == sorted(best.dice))
+    out = {"action": chosen.action, "win": chosen.win, "cost": advice.best.win - chosen.win}
+    if chosen.keep is not None:
+        out["keep"] = chosen.keep
+    return out

@@ -1,0 +1,203 @@
+"""Strategy cards (solver.card): the exact evaluation of a card against the
+table, checked against a brute-force Pig evaluation written here from the
+card's rule and against simulation; the stored cards' losses; the `card`
+command, `advise --card` and `simulate --a card`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from solver.card import Card, card_for, stored_cards
+from solver.rules import PIG, get_rules
+from solver.seat_value import card_seat_values
+from solver.solve import solve_game
+
+
+def farkle(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+def brute_force_pig_card(solution, hold, behind=0, gap_step=1000, race_within=0, tol=1e-13):
+    """The card's chance as first and second player in Pig, by value
+    iteration over (card's score, optimal player's score, turn total): the
+    card holds at ``hold + behind * trunc((opp - me) / gap_step)`` and never
+    short of the target when either player is within ``race_within`` of it;
+    the optimal player banks where the table's one-turn look-ahead says so
+    (ties bank)."""
+    T = solution.rules.target
+    W = np.asarray(solution.W)
+    state = {int(s): i for i, s in enumerate(solution.space.score)}
+
+    def w(a, b):
+        return W[state[a], state[b]]
+    optimal_banks = {}
+    for a in range(T):
+        for b in range(T):
+            value = {}
+            for t in range(T - a + 6, -1, -1):
+                if a + t >= T:
+                    value[t] = 1.0
+                    continue
+                roll = (1 - w(b, a) + sum(value[t + f] for f in range(2, 7))) / 6
+                bank = 1 - w(b, a + t) if t > 0 else -1.0
+                optimal_banks[a, b, t] = bank >= roll
+                value[t] = max(roll, bank)
+    card_first = np.full((T, T), 0.5)          # [card, optimal], card to move
+    card_waits = np.full((T, T), 0.5)          # [optimal, card], optimal to move
+    while True:
+        new_first, new_waits = np.empty_like(card_first), np.empty_like(card_waits)
+        for a in range(T):
+            for b in range(T):
+                gap = b - a
+                steps = abs(gap) // gap_step * (1 if gap >= 0 else -1)
+                racing = race_within > 0 and T - max(a, b) <= race_within
+                value = {}
+                for t in range(T - a + 6, -1, -1):
+                    if a + t >= T:
+                        value[t] = 1.0
+                        continue
+                    roll = (card_waits[b, a] + sum(value[t + f] for f in range(2, 7))) / 6
+                    banks = t > 0 and not racing and t >= hold + behind * steps
+                    value[t] = card_waits[b, a + t] if banks else roll
+                new_first[a, b] = value[0]
+                value = {}
+                for t in range(T - b + 6, -1, -1):
+                    if b + t >= T:
+                        value[t] = 0.0
+                        continue
+                    roll = (card_first[a, b] + sum(value[t + f] for f in range(2, 7))) / 6
+                    value[t] = card_first[a, b + t] if t > 0 and optimal_banks[b, a, t] \
+                        else roll
+                new_waits[b, a] = value[0]
+        change = max(np.abs(new_first - card_first).max(), np.abs(new_waits - card_waits).max())
+        card_first, card_waits = new_first, new_waits
+        if change < tol:
+            return card_first[0, 0], card_waits[0, 0]
+
+
+@pytest.fixture(scope="module")
+def pig20():
+    return solve_game(dataclasses.replace(PIG, target=20))
+
+
+@pytest.mark.parametrize("card_fields", [
+    {"hold": 6}, {"hold": 5, "behind": 1, "gap_step": 3},
+    {"hold": 7, "behind": 2, "gap_step": 4, "race_within": 6}])
+def test_card_evaluation_against_brute_force(pig20, card_fields):
+    """Pig to 20: the exact evaluation of solver.seat_value against the
+    brute force above (the card's first- and second-player chances)."""
+    fields = dict(card_fields)
+    card = Card("pig", (fields.pop("hold"),), **fields)
+    first, second = brute_force_pig_card(pig20, card.bank[0], **fields)
+    values = card_seat_values(pig20, card)
+    assert values == pytest.approx([first, second], abs=1e-10)
+
+
+def test_the_table_evaluated_as_a_policy_is_the_table(pig20):
+    """With D playing the table, the evaluation gives the table's values."""
+    values = card_seat_values(pig20, None)
+    assert values == pytest.approx([pig20.first_player_win, 1 - pig20.first_player_win],
+                                   abs=1e-12)
+
+
+def test_stored_pig_card_loss_is_the_evaluation():
+    """solver/cards.json's Pig loss is the exact evaluation of its card
+    against the committed table (a stale file after a change of the card's
+    rule fails here: run python scripts/fit_cards.py pig)."""
+    from solver.tables import default_path, read_table
+    rules = get_rules("pig")
+    card, loss, _ = card_for(rules)
+    values = card_seat_values(read_table(default_path(rules), rules, lazy_take=False), card)
+    assert loss["seats"] == pytest.approx(list(values), abs=1e-12)
+    assert loss["loss"] == pytest.approx(0.5 - values.mean(), abs=1e-12)
+
+
+def test_simulated_card_agrees_with_the_evaluation(tmp_path):
+    """`farkle simulate pig --target 50 --a card --b optimal`: the card's
+    simulated chance as first player is the exact evaluation's within four
+    standard errors."""
+    import os
+    env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
+    rules = get_rules("pig", 50)
+    out = farkle("simulate", "pig", "--target", "50", "--a", "card", "--b", "optimal",
+                 "--games", "40000", "--seed", "11", "--solve", "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    exact = card_seat_values(solve_game(rules), card_for(rules)[0])[0]
+    assert abs(result["win_rate_a"] - exact) <= 4 * result["stderr"]
+
+
+def test_card_command_prints_the_card():
+    out = farkle("card", "pig")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) < 15
+    card, loss, _ = card_for(get_rules("pig"))
+    assert f"{card.bank[0]:,}" in out.stdout
+    assert f"{100 * loss['loss']:.2f} points of 100" in lines[0]
+    data = json.loads(farkle("card", "pig", "--json").stdout)
+    assert data["card"]["bank"] == list(card.bank) and data["loss"]["loss"] == loss["loss"]
+
+
+def test_card_command_refuses_a_game_without_a_card_in_one_line():
+    out = farkle("card", "pig", "--players", "9")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    missing = [name for name in ("dix-mille", "quinze-mille", "cinq-mille")
+               if name not in stored_cards()]
+    if missing:
+        out = farkle("card", missing[0])
+        assert out.returncode == 2 and "no strategy card" in out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_advise_card_gives_the_card_s_choice_and_its_cost():
+    """At Pig 50 against 80 with 24 in hand the card (hold 21, one more per
+    7 behind: 25) rolls; the table says what rolling costs."""
+    card, _, _ = card_for(get_rules("pig"))
+    out = farkle("advise", "pig", "--me", "50", "--opp", "80", "--turn", "24", "--card",
+                 "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    by_action = {c["action"]: c["win"] for c in data["choices"]}
+    threshold = card.bank[0] + card.behind * ((80 - 50) // card.gap_step)
+    expected = "bank" if 24 >= threshold and 100 - 80 > card.race_within else "roll"
+    assert data["card"]["action"] == expected
+    assert data["card"]["cost"] == pytest.approx(max(by_action.values()) - by_action[expected],
+                                                 abs=1e-15)
+
+
+def test_card_bot_plays_the_card():
+    """`farkle play --bots card`: in whole games of Pig against the optimal
+    bot, every decision of the card's seat is the card's rule (hold at its
+    threshold, moved by the gap, none in the race)."""
+    from solver.advice import Advisor
+    from solver.play import OVER, ROLL, Game
+    from solver.policies import parse_policy
+    rules = get_rules("pig")
+    card, _, _ = card_for(rules)
+    checked = 0
+    for seed in range(3):
+        play = Game(Advisor.for_game("pig"), 2, {0: parse_policy("card"),
+                                                 1: parse_policy("optimal")}, seed)
+        while play.phase != OVER:
+            play.throw() if play.phase == ROLL else play.bot_move()
+        for decision in play.state.decisions:
+            if decision.seat != 0 or decision.kind != "bank":
+                continue
+            position = decision.position
+            me, opp = position["me"]["score"], position["opp"]["score"]
+            total = position["turn"]
+            gap = opp - me
+            steps = abs(gap) // card.gap_step * (1 if gap >= 0 else -1)
+            racing = 100 - max(me, opp) <= card.race_within
+            banks = not racing and total >= card.bank[0] + card.behind * steps
+            assert decision.chosen.action == ("bank" if banks else "roll")
+            checked += 1
+    assert checked > 20
