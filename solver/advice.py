@@ -329,6 +329,24 @@ class DuelAdvisor(Advisor):
             self.players = players
 
 
+def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
+             opp_crosses: list[int] | None = None, opp_previous: list[int] | None = None):
+    """The position's lines from its numbers (``farkle advise``'s options,
+    the page's questions): my Line, and the opponents' in seat order after
+    me (one Line with two players); the opponents' crosses and previous
+    scores, where given, are lists in the same order."""
+    columns = {}
+    for option, values in (("--opp-crosses", opp_crosses), ("--opp-previous", opp_previous)):
+        if values is not None and len(values) != len(opps):
+            raise UsageError(f"{option} is given {len(values)} times for {len(opps)} "
+                             f"opponent{'s' if len(opps) > 1 else ''} (once per --opp, "
+                             f"in the same order)")
+        columns[option] = values or [None] * len(opps)
+    lines = [Line(score, crosses or 0, previous) for score, crosses, previous
+             in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]
+    return Line(me, crosses, previous), lines[0] if len(lines) == 1 else lines
+
+
 def _score(line) -> int:
     return line.score if isinstance(line, Line) else line
 

@@ -119,12 +119,22 @@ def build_parser() -> Parser:
                    help="the bot: optimal (default), threshold:X, expected or random")
     p.add_argument("--coach", action="store_true",
                    help="every seat is a person: type each roll's dice, get advice")
-    p.add_argument("--players", type=int, default=2, metavar="N", help="2 for now")
+    players_option(p)
     p.add_argument("--seed", type=int, metavar="S", help="the dice (default: a new seed, shown)")
     p.add_argument("--log", type=Path, metavar="FILE", help="every decision as JSON lines")
     p.add_argument("--table", type=Path, metavar="FILE")
     solve_option(p)
     memory_option(p)
+    p = sub.add_parser("serve", help="the page for the table: score sheet and advice in a "
+                       "browser", description="Serve the page for the table (score sheet, "
+                       "advice, win chances) to a browser; open the address it prints.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; "
+                   "0.0.0.0 lets a phone on the same network in)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
+    rules_option(p, "house rules: serve the game of this TOML file beside the others")
+    p.add_argument("--quiet", action="store_true", help="do not log each request")
+    p.set_defaults(run=cmd_serve)
     return parser
 
 
@@ -337,23 +347,13 @@ def cmd_info(args):
 def _lines(args):
     """My line and the opponents' (one Line with two players, else a list in
     seat order after me)."""
-    from .states import Line
-    opps = args.opp
-    columns = {}
-    for option, values in (("--opp-crosses", args.opp_crosses),
-                           ("--opp-previous", args.opp_previous)):
-        if values is not None and len(values) != len(opps):
-            raise UsageError(f"{option} is given {len(values)} times for {len(opps)} "
-                             f"opponent{'s' if len(opps) > 1 else ''} (once per --opp, "
-                             f"in the same order)")
-        columns[option] = values or [None] * len(opps)
-    lines = [Line(score, crosses or 0, previous) for score, crosses, previous
-             in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]
-    return Line(args.me, args.crosses, args.previous), lines[0] if len(lines) == 1 else lines
+    from .advice import lines_of
+    return lines_of(args.me, args.crosses, args.previous, args.opp,
+                    args.opp_crosses, args.opp_previous)
 
 
 def _load_advisor(args):
-    from .advice import Advisor, DuelAdvisor, turn_state
+    from .advice import turn_state
     from .states import player_space, player_state
     rules = _rules(args)
     me, opp = _lines(args)
@@ -366,21 +366,23 @@ def _load_advisor(args):
             for line in opp if players > 2 else [opp]:
                 player_state(rules, space, line, "opponent")
         turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
+    return _players_advisor(args, rules, players, check)
+
+
+def _players_advisor(args, rules, players, check=None):
+    """The exact table of ``players``, or with more players than an exact
+    table reaches, the duel model on the two-player table."""
+    from .advice import Advisor, DuelAdvisor
     if players > 2 and args.table is None and not _exact_in_reach(rules, players):
-        # The duel model: the two-player table against one opponent.
         return DuelAdvisor(_load_table(args, rules, check), players)
     return Advisor(_load_table(args, rules, check, players=players))
 
 
 def _exact_in_reach(rules, players) -> bool:
-    from .solve import check_players
-    try:
-        check_players(rules, players, "exact")
-    except UsageError as error:
-        if "out of reach" not in str(error):
-            raise
-        return False
-    return True
+    from .multi_solution import check_player_count
+    from .solve import in_reach
+    check_player_count(players)
+    return in_reach(rules, players)
 
 
 def _parse_offer(text):
@@ -514,7 +516,17 @@ def cmd_play(args):
     from .play_terminal import check_options, play
     rules = _rules(args)
     options = check_options(args, rules)
-    return play(_load_table(args, rules), options)
+    return play(_players_advisor(args, rules, options.players), options)
+
+
+def cmd_serve(args):
+    from .house_rules import load_house_rules
+    from .serve import serve
+    from .table_api import TableDesk
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    house_rules = load_house_rules(args.rules) if args.rules is not None else None
+    serve(TableDesk(house_rules, args.rules), args.host, args.port, args.quiet)
 
 
 def _describe(choice) -> str:

@@ -180,8 +180,6 @@ class Game:
 
     def __init__(self, advisor: Advisor, players: int = 2, bots: dict | None = None,
                  seed: int | None = None, log: Path | None = None):
-        if players != 2:
-            raise UsageError(f"play is for 2 players for now, not {players}")
         self.advisor = advisor
         self.rules = advisor.rules
         self.turn = TurnRules.of(self.rules)
@@ -190,9 +188,13 @@ class Game:
         # The random bot's coin has its own stream: the dice of a seed do not
         # depend on who plays.
         choice_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-        from .bots import make_bot          # the bots answer a Game: imported here
-        self.bots = {seat: make_bot(policy, self.rules, choice_rng)
-                     for seat, policy in (bots or {}).items()}
+        self.bots = {}
+        if bots:
+            # The bots answer a Game (imported here), and their tables import
+            # numba: a game between people (the page's) needs neither.
+            from .bots import make_bot
+            self.bots = {seat: make_bot(policy, self.rules, choice_rng)
+                         for seat, policy in bots.items()}
         self.state = Table([PlayerLine() for _ in range(players)], in_hand=self.rules.dice)
         self.history: list[Table] = []
         self.log = DecisionLog(log) if log is not None else None
@@ -219,10 +221,12 @@ class Game:
             return Line(line.score)
         return Line(line.score, line.crosses, line.previous)
 
-    def _me_and_opponent(self) -> tuple[Line, Line]:
-        # Two players: the opponent is the other seat (the Advisor's game).
+    def _me_and_opponents(self):
+        """The Advisor's question: the mover's line and the others' in seat
+        order after the mover (one line with two players)."""
         mover = self.state.mover
-        return self.line(mover), self.line((mover + 1) % self.players)
+        others = [self.line((mover + k) % self.players) for k in range(1, self.players)]
+        return self.line(mover), others[0] if self.players == 2 else others
 
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the roll on the table."""
@@ -244,7 +248,7 @@ class Game:
         """Every choice of the decision now due, with its win probability
         (None when nothing is to be decided)."""
         state = self.state
-        me, opponent = self._me_and_opponent()
+        me, opponent = self._me_and_opponents()
         if state.phase == TAKE:
             return self.advisor.take_or_fresh(me, opponent, *state.offer)
         if state.phase == KEEP:
@@ -252,6 +256,19 @@ class Game:
         if state.phase == BANK and self.bank_refusal() is None:
             return self.advisor.bank_or_roll(me, opponent, state.turn_total, state.in_hand)
         return None
+
+    def chances(self) -> list[float | None]:
+        """Every seat's chance of winning at the turn start now (seat
+        order): the best of the offer and a fresh roll, else a fresh roll.
+        A model's advice (no ``wins``) knows the mover's chance only."""
+        state = self.state
+        me, opponent = self._me_and_opponents()
+        if state.phase == TAKE:
+            best = best_choice(self.advisor.take_or_fresh(me, opponent, *state.offer))
+        else:
+            best = self.advisor.bank_or_roll(me, opponent, 0, self.rules.dice).best
+        mine_first = best.wins or [best.win] + [None] * (self.players - 1)
+        return [mine_first[(seat - state.mover) % self.players] for seat in range(self.players)]
 
     def review(self, seat: int, top: int = 3) -> Review:
         mine = [d for d in self.state.decisions if d.seat == seat]
@@ -388,6 +405,9 @@ class Game:
         result = keep_result(self.turn, self.units(score), self.units(total), keep.win)
         if result == WIN:
             state.winner, state.phase, state.turn_total = mover, OVER, total
+            # The sheet ends with the winning turn written in.
+            line = state.lines[mover]
+            state.lines[mover] = PlayerLine(score + total, score, line.crosses)
             return events + [Event("win", mover, total, keep.dice, score=score + total)]
         if result == OVERSHOOT:
             return events + [Event("overshoot", mover, total)] + self._end_turn(banked=False)

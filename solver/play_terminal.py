@@ -22,6 +22,7 @@ import numpy as np
 
 from .advice import Advisor, Choice
 from .errors import UsageError
+from .multi_solution import check_player_count
 from .play import BANK, KEEP, OVER, ROLL, TAKE, Decision, Event, Game, PlayError, best_choice
 from .policies import Policy, parse_policy
 
@@ -48,8 +49,7 @@ def check_options(args, rules) -> PlayOptions:
     """The options of ``farkle play``, checked before any table is loaded."""
     if args.json:
         raise UsageError("play is interactive and has no --json; --log FILE writes the decisions")
-    if args.players != 2:
-        raise UsageError(f"play is for 2 players for now, not {args.players}")
+    check_player_count(args.players)
     if args.coach and (args.bots is not None or args.seat is not None):
         raise UsageError("--coach is for a game between people: no --bots or --seat")
     seat = 1 if args.seat is None else args.seat
@@ -63,11 +63,11 @@ def check_options(args, rules) -> PlayOptions:
     return PlayOptions(args.players, args.coach, seat - 1, bot, seed, args.log)
 
 
-def play(solution, options: PlayOptions, read=input, write=print) -> int:
+def play(advisor: Advisor, options: PlayOptions, read=input, write=print) -> int:
     """Play or coach one game at the terminal; returns the exit status."""
     bots = {} if options.coach else {seat: options.bot for seat in range(options.players)
                                      if seat != options.seat}
-    game = Game(Advisor(solution), options.players, bots, options.seed, options.log)
+    game = Game(advisor, options.players, bots, options.seed, options.log)
     screen = Screen(game, options, write)
     screen.title()
     try:

@@ -82,11 +82,18 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     if memory == "model":
         raise UsageError("with three or more players the table keeps every previous score "
                          "(--memory exact); the crosses model is for two players")
-    size = estimated_table_bytes(rules, "exact", players, compressed=False)
-    if size > MAX_PLAYER_BYTES:
+    if not in_reach(rules, players):
+        size = estimated_table_bytes(rules, "exact", players, compressed=False)
         raise UsageError(f"{rules.name} to {rules.target} with {players} players is out of "
                          f"reach exactly (about {size / 1e9:.0f} GB of values); try a smaller "
                          f"--target")
+
+
+def in_reach(rules: Rules, players: int) -> bool:
+    """Whether the exact game of ``players`` fits: two players always do,
+    more while their start values stay within MAX_PLAYER_BYTES."""
+    return players == 2 or \
+        estimated_table_bytes(rules, "exact", players, compressed=False) <= MAX_PLAYER_BYTES
 
 
 def solve_players_game(rules: Rules, players: int, memory: str | None = None, progress=None,

@@ -273,7 +273,7 @@ def test_a_log_replays_to_the_same_costs(tmp_path, game):
     (("pig", "--target", 30, "--seat", 3), "--seat must be 1 to 2"),
     (("pig", "--target", 30, "--bots", "clever"), "unknown policy"),
     (("pig", "--target", 30, "--coach", "--bots", "random"), "--coach is for a game"),
-    (("pig", "--target", 30, "--players", 3), "2 players for now"),
+    (("pig", "--target", 30, "--players", 7), "players must be 2 to 6"),
     (("pig", "--target", 30, "--json"), "no --json"),
 ])
 def test_bad_options_are_one_line(args, message):
@@ -301,6 +301,32 @@ def test_every_game_plays_to_the_end(game):
             assert decision.best.win == pytest.approx(max(c.win for c in decision.choices))
             if policies[decision.seat] == "optimal":
                 assert decision.cost == 0
+
+
+def test_three_players_play_to_the_end_from_the_committed_table():
+    """Three optimal bots on tables/cinq-mille-3players.h5: each decision is
+    priced for its mover with every player's chance, the optimal bots give
+    nothing up, and the turn-start chances are the table's (they sum to 1)."""
+    rules = get_rules("cinq-mille")
+    ask = Advisor(read_table(default_path(rules, players=3), expect=rules, expect_players=3))
+    play = Game(ask, 3, {seat: parse_policy("optimal") for seat in range(3)}, seed=4)
+    movers = set()
+    while play.phase != OVER:
+        if play.phase == ROLL and play.state.turn_total == 0 and play.state.in_hand == 5:
+            chances = play.chances()
+            assert len(chances) == 3 and sum(chances) == pytest.approx(1, abs=1e-9)
+        movers.add(play.mover)
+        play.throw() if play.phase == ROLL else play.bot_move()
+    assert movers == {0, 1, 2} and play.state.winner in (0, 1, 2)
+    assert play.state.decisions and all(d.cost == 0 and len(d.best.wins) == 3
+                                        for d in play.state.decisions)
+
+
+def test_three_players_at_the_terminal():
+    result = play_with_input("q\n", "cinq-mille", "--players", 3, "--seed", 5)
+    assert result.returncode == 0, result.stderr
+    assert "seat 1 you, seat 2 the bot (optimal), seat 3 the bot (optimal)" in result.stdout
+    assert "you roll 1 3 5 5 5" in result.stdout and "#1  1 5 5 5        600" in result.stdout
 
 
 def test_same_seed_same_game():
