@@ -43,9 +43,30 @@ WAIT = 20
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``farkle serve --port 0``, run from the checkout; its address."""
-    env = dict(os.environ, FARKLE_TABLES=str(tmp_path_factory.mktemp("user-tables")))
+    yield from serving(tmp_path_factory.mktemp("user-tables"))
+
+
+# A dix-mille to 800 (crosses and take-over), solved in about a second.
+SMALL_DIX = 'base = "dix-mille"\nname = "dix-small"\ntarget = 800\n'
+
+
+@pytest.fixture(scope="module")
+def house_server(tmp_path_factory):
+    """``farkle serve --rules dix-small.toml``, its table made first."""
+    folder = tmp_path_factory.mktemp("house")
+    rules = folder / "dix-small.toml"
+    rules.write_text(SMALL_DIX)
+    env = dict(os.environ, FARKLE_TABLES=str(folder))
+    subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--rules", str(rules)],
+                   cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
+    yield from serving(folder, "--rules", str(rules))
+
+
+def serving(tables, *options):
+    env = dict(os.environ, FARKLE_TABLES=str(tables))
     process = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
-                                "--quiet"], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                                "--quiet", *options], stdout=subprocess.PIPE, text=True,
+                               cwd=ROOT, env=env)
     try:
         line = process.stdout.readline()
         match = re.fullmatch(r"serving the page on (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)\n",
@@ -222,7 +243,7 @@ def advised(answer):
     """What the page should show for the advice of ``answer``."""
     choices = answer["advice"]["choices"]
     return [(c["action"], ",".join(map(str, c["keep"])) if "keep" in c else None, pct(c["win"]),
-             i == 0) for i, c in enumerate(choices)]
+             i == answer["recommended"]) for i, c in enumerate(choices)]
 
 
 # ---------------------------------------------------------------- the tests
@@ -365,3 +386,34 @@ def test_more_players_one_line_each(page, players, model):
     if model:
         assert page.text("#note") == state["advice"]["note"]
     page.no_side_scroll()
+
+
+def test_take_over_and_a_cross_by_clicking(browser, house_server):
+    """House rules given to serve: a dix-mille to 800, with the crosses and
+    previous scores on the sheet, an offer taken over, and a cross."""
+    page = Page(browser, house_server)
+    page.open_fresh()
+    assert page.css("#game").get_attribute("value") == "dix-small"     # house rules first
+    page.start("dix-small", ["Ann", "Bob"])
+    assert [th.text for th in page.all("#sheet thead th")][1:4] == ["Score", "✕", "Prev."]
+    # Ann enters with three 5s (every scoring die is set aside) and banks
+    # 500 with 2 dice unset; Bob, not entered, may not take them over.
+    page.roll(5, 5, 5, 2, 3)
+    state = page.act('.choice[data-action="bank"]')
+    assert state["phase"] == "roll" and state["mover"] == 1
+    # Bob does the same; Ann, entered, is offered his 500 with 2 dice.
+    page.roll(5, 5, 5, 2, 3)
+    state = page.act('.choice[data-action="bank"]')
+    assert state["phase"] == "take" and state["offer"] == {"points": 500, "dice": 2}
+    assert "500 with 2 dice" in page.text("#offer")
+    assert sorted(page.shown_choices()) == sorted(advised(state))
+    assert {a for a, _, _, _ in page.shown_choices()} == {"take", "fresh"}
+    page.no_side_scroll()
+    # She takes over and rolls nothing that scores: a cross, and Bob moves.
+    state = page.act('.choice[data-action="take"]')
+    assert state["phase"] == "roll" and state["turn_total"] == 500 and state["in_hand"] == 2
+    state = page.roll(2, 3)
+    assert state["mover"] == 1 and state["sheet"][0]["crosses"] == 1
+    ann = page.all("#sheet tbody tr")[0].text.split()
+    assert ann[:4] == ["Ann", "500", "✕", "0"]     # score, one cross, previous score
+    assert page.all("#log li")[0].text == "Ann gets cross 1"
