@@ -18,6 +18,11 @@ hold at 20), "bank once entered" (bank as soon as the turn total meets the
 entry, in every turn) and "always keep everything" (the fitted card, but
 keeping every scoring die).
 
+Where one evaluation at the game's own target takes minutes (quinze-mille,
+dix-mille), ``--fit-target T`` fits the card at a smaller target T (its
+table solved first if missing) and measures it, and the simple rules, at
+the game's own target: the loss reported is always the game's own.
+
 Writes ``solver/cards.json`` (game -> card, loss, seats, the simple rules'
 losses) and prints a markdown table with the machine and the command.
 """
@@ -42,7 +47,12 @@ from solver.rules import get_rules  # noqa: E402
 
 
 def load_table(rules):
+    """The table of ``rules``, solved first (into the user's tables) when
+    missing: a reduced target's table is a few seconds' solve."""
+    from solver.solve import solve_and_write
     from solver.tables import default_path, read_table
+    if not default_path(rules).exists():
+        solve_and_write(rules)
     return read_table(default_path(rules), rules, lazy_take=False)
 
 
@@ -155,17 +165,22 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="+")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--fit-target", type=int, metavar="POINTS",
+                        help="fit at this smaller target (where one evaluation at the game's "
+                        "own target takes minutes), then measure at the game's own")
     args = parser.parse_args(argv)
     from solver.seat_value import card_seat_values
     cards = json.loads(CARDS_FILE.read_text()) if CARDS_FILE.exists() else {}
     for name in args.games:
         rules = get_rules(name)
         started = time.perf_counter()
-        solution = load_table(rules)
-        card, loss, evaluations = fit(solution, args.rounds,
+        fit_rules = rules.with_target(args.fit_target) if args.fit_target else rules
+        card, loss, evaluations = fit(load_table(fit_rules), args.rounds,
                                       lambda text: print(f"{name}: {text}", file=sys.stderr,
                                                          flush=True))
+        solution = load_table(rules)
         seats = card_seat_values(solution, card)
+        loss = 0.5 - float(np.mean(seats))
         simple = {}
         for label, other in simple_rules(rules, card).items():
             values = card_seat_values(solution, other)
@@ -175,9 +190,14 @@ def main(argv=None) -> int:
                        "loss": {"loss": loss, "target": rules.target,
                                 "seats": [float(v) for v in seats],
                                 "evaluations": evaluations,
+                                "fitted_at": fit_rules.target,
                                 "seconds": time.perf_counter() - started,
                                 "machine": machine(),
-                                "command": f"python scripts/fit_cards.py {name}"},
+                                "command": f"python scripts/fit_cards.py {name}"
+                                           + (f" --fit-target {args.fit_target}"
+                                              if args.fit_target else "")
+                                           + (f" --rounds {args.rounds}"
+                                              if args.rounds != 6 else "")},
                        "simple": simple}
         tmp = CARDS_FILE.with_suffix(".tmp")
         tmp.write_text(json.dumps(cards, indent=1) + "\n")

@@ -31,8 +31,10 @@ player 2's best response flips, which flips player 1's back... RULES.md's
    reached from other starting points, are checked for the equilibrium
    conditions; those that hold are reported with how far they move the
    block's values. Should the logit path end off an equilibrium (its
-   margins are only piecewise smooth), the first equilibrium of that search
-   is taken instead, and the block says so (``selection``).
+   margins are only piecewise smooth), the first equilibrium of a fixed
+   search is taken instead (the pure profiles, polish from other starts,
+   then every support of a few decisions), and the block says so
+   (``selection``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import itertools
 
 import numpy as np
 
+from .errors import UsageError
 from .multi_kernel import MultiValues, Seats
 from .multiplayer import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
 
@@ -48,7 +51,14 @@ RECORD_PASSES = 24
 LAM_MAX = 1e12
 INDIFFERENT = 1e-12
 MAX_PURE_PROFILES = 10
-"""Up to 2^10 pure profiles of the flipping decisions are checked."""
+"""Up to 2^10 pure profiles of the flipping decisions are checked for
+other equilibria."""
+MAX_FALLBACK_PROFILES = 16
+"""Where the logit path fails, up to 2^16 pure profiles are checked (in
+4-player Pig to 80 a block of 11 flipping decisions has only pure
+equilibria)."""
+MAX_SUPPORT_DECISIONS = 6
+"""Up to 3^6 supports are tried when everything else fails."""
 MAX_SUBSETS = 64
 """Sets of decisions tried for indifference, per size, when polishing."""
 
@@ -148,6 +158,11 @@ class BlockGame:
         return self.solution.V[self.nodes].copy()
 
 
+class EquilibriumNotFound(UsageError):
+    """The search found no equilibrium at a block: the solve stops with one
+    line (a limit of the search, not of the game: one exists)."""
+
+
 class _MoreFlips(Exception):
     def __init__(self, decisions):
         super().__init__(f"{len(decisions)} more decisions flip")
@@ -222,13 +237,19 @@ def polish(game: BlockGame, q: np.ndarray, search: bool = True) -> np.ndarray | 
     takes. A decision may be unable to mix: in a cycle of two movers each
     one's margin is set by the *other's* q, and a third decision whose
     margin follows the first's cannot be zeroed with it. None if no set
-    gives an equilibrium. ``search=False`` tries the whole set alone (the
-    quick check of other starting points)."""
+    gives an equilibrium. ``search=False`` tries the decisions strictly
+    inside (0, 1) alone, as one set (the quick check of other starting
+    points)."""
     q = q.copy()
     pure = (q < 1e-9) | (q > 1 - 1e-9)
     q[pure] = np.round(q[pure])
-    inner = list(np.flatnonzero(~pure))
     margins = game.margins(q)
+    # In the search, a pure decision whose margin says the other way may
+    # have to mix too (the path can end short of its limit with such a
+    # decision still pure). The decisions nearest indifference come first:
+    # with many of them only the first MAX_SUBSETS sets of a size are tried.
+    wrong = pure & (np.where(q == 1, -margins, margins) > 1e-12) & search
+    inner = sorted(np.flatnonzero(~pure | wrong), key=lambda j: abs(margins[j]))
     for size in range(len(inner), -1 if search else len(inner) - 1, -1):
         subsets = itertools.combinations(inner, size)
         for subset in itertools.islice(subsets, MAX_SUBSETS):
@@ -297,8 +318,10 @@ def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
         except _MoreFlips as more:
             game.decisions = game.decisions + more.decisions
     if q is None:
-        raise RuntimeError(f"block {b}: no equilibrium found for its {len(game.decisions)} "
-                           f"flipping decisions")
+        raise EquilibriumNotFound(
+            f"{solution.rules.name} to {solution.rules.target} with {solution.players} "
+            f"players: no equilibrium found at a block whose best responses cycle "
+            f"({len(game.decisions)} flipping decisions); try a smaller --target")
     others = other_equilibria(game, q)
     game.margins(q)                             # the selected one, written last
     chosen = game.values()
@@ -316,25 +339,52 @@ def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
     })
 
 
-def candidate_starts(m: int) -> list[np.ndarray]:
+def candidate_starts(m: int):
     """Where the search for equilibria of ``m`` decisions starts: every pure
     profile (up to MAX_PURE_PROFILES decisions), then all mixed at 0.1, 0.5
     and 0.9."""
-    starts = [np.array(p, dtype=float) for p in itertools.product((0.0, 1.0), repeat=m)] \
-        if m <= MAX_PURE_PROFILES else []
-    return starts + [np.full(m, v) for v in (0.1, 0.5, 0.9)]
+    if m <= MAX_PURE_PROFILES:
+        yield from (np.array(p, dtype=float) for p in itertools.product((0.0, 1.0), repeat=m))
+    yield from (np.full(m, v) for v in (0.1, 0.5, 0.9))
 
 
 def first_equilibrium(game: BlockGame) -> np.ndarray | None:
-    """The first equilibrium that :func:`polish` reaches from
-    :func:`candidate_starts`, or None."""
-    for start in candidate_starts(len(game.decisions)):
+    """The first pure profile (up to MAX_FALLBACK_PROFILES decisions) that is
+    an equilibrium, each checked with one block solve; else the first
+    equilibrium that :func:`polish` reaches from :func:`candidate_starts`;
+    else None."""
+    m = len(game.decisions)
+    if m <= MAX_FALLBACK_PROFILES:
+        for profile in itertools.product((0.0, 1.0), repeat=m):
+            if is_equilibrium(game, np.array(profile)):
+                return np.array(profile)
+    for start in candidate_starts(m):
         try:
             q = polish(game, start)
         except np.linalg.LinAlgError:
             continue
         if q is not None:
             return q
+    return support_enumeration(game) if m <= MAX_SUPPORT_DECISIONS else None
+
+
+def support_enumeration(game: BlockGame) -> np.ndarray | None:
+    """Every support, smallest first: each set of decisions that mix, with
+    every pure profile of the others, solved to indifference; the first
+    equilibrium (3^m trials for m decisions), or None."""
+    m = len(game.decisions)
+    for size in range(1, m + 1):
+        for mixing in itertools.combinations(range(m), size):
+            rest = [j for j in range(m) if j not in mixing]
+            for profile in itertools.product((0.0, 1.0), repeat=len(rest)):
+                q = np.full(m, 0.5)
+                q[rest] = profile
+                try:
+                    q = _indifferent(game, q, list(mixing))
+                except np.linalg.LinAlgError:
+                    continue
+                if q is not None and is_equilibrium(game, q):
+                    return q
     return None
 
 

@@ -69,7 +69,22 @@ def test_a_cycling_block_is_settled_by_an_equilibrium(mixed_cinq_mille):
     mixes, and at every other decision of those turns no pure deviation is
     better for the mover (checked on the numpy replay, which recomputes
     every choice from the stored values)."""
-    solution = mixed_cinq_mille
+    assert_equilibrium(mixed_cinq_mille)
+
+
+def test_the_last_resort_of_the_search_finds_an_equilibrium_too(monkeypatch):
+    """Where the logit path and the polish fail (as at a block of 4-player
+    Pig to 80), the pure profiles and then every support are tried: with
+    the polish made to fail, the same game is settled by that search alone,
+    and its blocks satisfy the same equilibrium conditions."""
+    from solver import equilibrium
+    monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
+    solution = solve_players(get_rules("cinq-mille", 1500), 3)
+    assert {block["selection"] for block in solution.equilibria} == {"first found"}
+    assert_equilibrium(solution)
+
+
+def assert_equilibrium(solution):
     assert solution.equilibria and solution.mixed
     block = solution.equilibria[0]
     D = solution.rules.dice
@@ -186,3 +201,20 @@ def test_the_seat_evaluation_with_take_over_and_crosses():
         two = solve(rules, space=space)
         own = duel_seat_values(many, two, model=False)
         assert np.max(np.abs(own - many.seat_wins)) < 1e-11, rules.name
+
+
+def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, capsys):
+    """Should the search find no equilibrium at a block (it happened in
+    4-player Pig to 80 before its last resort, BENCHMARKS.md), the solve
+    stops with one line and exit 2. Here every step of the search is made
+    to fail at the first cycling block of 3-player cinq-mille to 1,500."""
+    from solver import equilibrium
+    from solver.cli import main
+    monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
+    monkeypatch.setattr(equilibrium, "support_enumeration", lambda game: None)
+    assert main(["solve", "cinq-mille", "--target", "1500", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("farkle: cinq-mille to 1500 with 3 players: no equilibrium found at "
+                          "a block whose best responses cycle (")
+    assert err.endswith("flipping decisions); try a smaller --target\n")
+    assert len(err.splitlines()) == 1
