@@ -116,19 +116,20 @@ def lowest(rules, name: str) -> int:
     return -10 * rules.target if name == "behind" else 0
 
 
-def fit(solution, rounds: int, log) -> tuple[Card, float, int]:
-    """The coordinate search of the module docstring: ``(card, loss, evaluations)``."""
+def fit(solution, rounds: int, log) -> tuple[Card, float, int, np.ndarray]:
+    """The coordinate search of the module docstring: ``(card, loss,
+    evaluations, the card's seats)``."""
     from solver.seat_value import card_seat_values
     rules = solution.rules
     evaluations = 0
-    seen: dict[Card, float] = {}
+    seats: dict[Card, np.ndarray] = {}
 
     def loss(card):
         nonlocal evaluations
-        if card not in seen:
+        if card not in seats:
             evaluations += 1
-            seen[card] = 0.5 - float(np.mean(card_seat_values(solution, card)))
-        return seen[card]
+            seats[card] = card_seat_values(solution, card)
+        return 0.5 - float(np.mean(seats[card]))
     card = first_guess(solution)
     best = loss(card)
     log(f"first guess {card}: loss {best:.5f}")
@@ -146,7 +147,7 @@ def fit(solution, rounds: int, log) -> tuple[Card, float, int]:
         log(f"round {round_ + 1}: loss {best:.5f} after {evaluations} evaluations")
         if best > before - 1e-7:
             break
-    return card, best, evaluations
+    return card, best, evaluations, seats[card]
 
 
 def simple_rules(rules, card: Card) -> dict[str, Card]:
@@ -175,12 +176,13 @@ def main(argv=None) -> int:
         rules = get_rules(name)
         started = time.perf_counter()
         fit_rules = rules.with_target(args.fit_target) if args.fit_target else rules
-        card, loss, evaluations = fit(load_table(fit_rules), args.rounds,
-                                      lambda text: print(f"{name}: {text}", file=sys.stderr,
-                                                         flush=True))
+        card, loss, evaluations, seats = fit(
+            load_table(fit_rules), args.rounds,
+            lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True))
         solution = load_table(rules)
-        seats = card_seat_values(solution, card)
-        loss = 0.5 - float(np.mean(seats))
+        if fit_rules != rules:
+            seats = card_seat_values(solution, card)
+            loss = 0.5 - float(np.mean(seats))
         simple = {}
         for label, other in simple_rules(rules, card).items():
             values = card_seat_values(solution, other)

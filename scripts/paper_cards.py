@@ -23,7 +23,8 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         first, second = loss["seats"]
         simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
                            for label, s in entry["simple"].items())
-        rows.append([games[name].label if name in games else name,
+        unsearched = " (first guess, not searched)" if loss.get("evaluations") == 1 else ""
+        rows.append([(games[name].label if name in games else name) + unsearched,
                      N(f"{key}/loss", loss["loss"], "ppabs"),
                      f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
                      simple])
@@ -36,6 +37,13 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
     card = Card.from_dict(cards[example]["card"])
     goal = [n for n, e in cards.items() if e["loss"]["loss"] <= 0.01]
+    unsearched = [games[n].label if n in games else n for n, e in cards.items()
+                  if e["loss"].get("evaluations") == 1]
+    first_guess = (
+        f"The card of {', '.join(unsearched)} is the search's first guess, read off its table "
+        "(per dice in hand, the median smallest bank total with the scores level), measured "
+        "but not searched: one evaluation takes about two minutes there, and a search a few "
+        "hundred. " if unsearched else "")
     lead = (
         "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
         "total reaches a threshold per number of dice in hand, moved by whole steps of the "
@@ -51,7 +59,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "most one percentage point, which "
         + (("every card" if len(goal) == len(cards) else "the cards of "
             + ", ".join(games[n].label if n in games else n for n in goal))
-           if goal else "no card") + " meets. The card of "
+           if goal else "no card") + " meets. " + first_guess + "The card of "
         + (games[example].label if example in games else example) + ":")
     figure = departures(figs, cards, games)
     from solver.rules import get_rules

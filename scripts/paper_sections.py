@@ -432,8 +432,9 @@ def discussion(N, games, house, fair_start, cards) -> str:
         "(the figure this project's issues quote; not checked against the paper here). The "
         "strategy cards of Section 5 do this for "
         + (_and(carded) if carded else "no game yet")
-        + (", each fitted to its table and scored exactly; "
-           + _and(without) + " have no card yet." if without else "."))
+        + (", each read off its table or fitted to it and scored exactly; "
+           + _and(without) + (" has" if len(without) == 1 else " have") + " no card yet."
+           if without else "."))
     return "\n\n".join(parts)
 
 

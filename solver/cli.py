@@ -18,7 +18,9 @@ from .errors import UsageError
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"{self.prog}: {message}")
+        # main() prints "farkle: " before every error; a subcommand adds its name.
+        command = self.prog.partition(" ")[2]
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def main(argv=None) -> int:
