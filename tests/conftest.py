@@ -1,3 +1,5 @@
+import os
+import re
 import subprocess
 import sys
 
@@ -18,3 +20,41 @@ def farkle(*args, check=None):
     if check is not None:
         assert result.returncode == check, result.stderr
     return result
+
+
+# A dix-mille to 800 (crosses, falls and take-over), solved in about a second.
+SMALL_DIX = 'base = "dix-mille"\nname = "dix-small"\ntarget = 800\n'
+
+
+def small_dix(folder):
+    """SMALL_DIX's rules file in ``folder`` and its table, solved into
+    ``folder/tables``: (rules file, table directory)."""
+    rules = folder / "dix-small.toml"
+    rules.write_text(SMALL_DIX)
+    tables = folder / "tables"
+    made = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--rules", str(rules)],
+                          env={**os.environ, "FARKLE_TABLES": str(tables)},
+                          capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    return rules, tables
+
+
+def start_server(tables, *options, cwd, home=None):
+    """``farkle serve --port 0 --quiet`` reading ``tables``, started as a
+    person starts it: (the process, the address it printed)."""
+    env = {**os.environ, "FARKLE_TABLES": str(tables), **({"HOME": str(home)} if home else {})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "serve", "--port", "0", "--quiet", *options],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.fullmatch(r"serving the page on (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)\n",
+                         line)
+    assert match, f"the server said {line!r}" + (process.stderr.read() if not line else "")
+    return process, match.group(1)
+
+
+def stop_server(process):
+    process.terminate()
+    process.wait(timeout=10)
+    process.stdout.close()
+    process.stderr.close()

@@ -24,6 +24,22 @@ def farkle(*args, env=None):
                           text=True, timeout=600, env=env)
 
 
+def pig_turn(target, score, won, zero, choose):
+    """A Pig turn from ``score``, by value iteration from the top turn total
+    down: a throw of 1 (chance 1/6) is the zero turn, worth ``zero``; 2 to
+    6 add to the turn total; at the target the turn is ``won``; with t > 0
+    set aside, ``choose(t, roll)`` gives the value of the decision (``roll``
+    the value of throwing again). Returns the value at t = 0."""
+    value = {}
+    for t in range(target - score + 6, -1, -1):
+        if score + t >= target:
+            value[t] = won
+            continue
+        roll = (zero + sum(value[t + f] for f in range(2, 7))) / 6
+        value[t] = choose(t, roll) if t > 0 else roll
+    return value[0]
+
+
 def brute_force_pig_card(solution, hold, behind=0, gap_step=1000, race_within=0, tol=1e-13):
     """The card's chance as first and second player in Pig, by value
     iteration over (card's score, optimal player's score, turn total): the
@@ -40,15 +56,11 @@ def brute_force_pig_card(solution, hold, behind=0, gap_step=1000, race_within=0,
     optimal_banks = {}
     for a in range(T):
         for b in range(T):
-            value = {}
-            for t in range(T - a + 6, -1, -1):
-                if a + t >= T:
-                    value[t] = 1.0
-                    continue
-                roll = (1 - w(b, a) + sum(value[t + f] for f in range(2, 7))) / 6
-                bank = 1 - w(b, a + t) if t > 0 else -1.0
+            def look_ahead(t, roll):
+                bank = 1 - w(b, a + t)
                 optimal_banks[a, b, t] = bank >= roll
-                value[t] = max(roll, bank)
+                return max(roll, bank)
+            pig_turn(T, a, 1.0, 1 - w(b, a), look_ahead)
     card_first = np.full((T, T), 0.5)          # [card, optimal], card to move
     card_waits = np.full((T, T), 0.5)          # [optimal, card], optimal to move
     while True:
@@ -58,24 +70,14 @@ def brute_force_pig_card(solution, hold, behind=0, gap_step=1000, race_within=0,
                 gap = b - a
                 steps = abs(gap) // gap_step * (1 if gap >= 0 else -1)
                 racing = race_within > 0 and T - max(a, b) <= race_within
-                value = {}
-                for t in range(T - a + 6, -1, -1):
-                    if a + t >= T:
-                        value[t] = 1.0
-                        continue
-                    roll = (card_waits[b, a] + sum(value[t + f] for f in range(2, 7))) / 6
-                    banks = t > 0 and not racing and t >= hold + behind * steps
-                    value[t] = card_waits[b, a + t] if banks else roll
-                new_first[a, b] = value[0]
-                value = {}
-                for t in range(T - b + 6, -1, -1):
-                    if b + t >= T:
-                        value[t] = 0.0
-                        continue
-                    roll = (card_first[a, b] + sum(value[t + f] for f in range(2, 7))) / 6
-                    value[t] = card_first[a, b + t] if t > 0 and optimal_banks[b, a, t] \
-                        else roll
-                new_waits[b, a] = value[0]
+                threshold = hold + behind * steps
+                new_first[a, b] = pig_turn(
+                    T, a, 1.0, card_waits[b, a],
+                    lambda t, roll: card_waits[b, a + t] if not racing and t >= threshold
+                    else roll)
+                new_waits[b, a] = pig_turn(
+                    T, b, 0.0, card_first[a, b],
+                    lambda t, roll: card_first[a, b + t] if optimal_banks[b, a, t] else roll)
         change = max(np.abs(new_first - card_first).max(), np.abs(new_waits - card_waits).max())
         card_first, card_waits = new_first, new_waits
         if change < tol:

@@ -8,15 +8,13 @@ localStorage). Skipped where Selenium or ChromeDriver is missing.
 """
 
 import json
-import os
-import re
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from conftest import small_dix, start_server, stop_server
 
 pytest.importorskip("selenium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -46,37 +44,19 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory.mktemp("user-tables"))
 
 
-# A dix-mille to 800 (crosses and take-over), solved in about a second.
-SMALL_DIX = 'base = "dix-mille"\nname = "dix-small"\ntarget = 800\n'
-
-
 @pytest.fixture(scope="module")
 def house_server(tmp_path_factory):
     """``farkle serve --rules dix-small.toml``, its table made first."""
-    folder = tmp_path_factory.mktemp("house")
-    rules = folder / "dix-small.toml"
-    rules.write_text(SMALL_DIX)
-    env = dict(os.environ, FARKLE_TABLES=str(folder))
-    subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--rules", str(rules)],
-                   cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
-    yield from serving(folder, "--rules", str(rules))
+    rules, tables = small_dix(tmp_path_factory.mktemp("house"))
+    yield from serving(tables, "--rules", str(rules))
 
 
 def serving(tables, *options):
-    env = dict(os.environ, FARKLE_TABLES=str(tables))
-    process = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
-                                "--quiet", *options], stdout=subprocess.PIPE, text=True,
-                               cwd=ROOT, env=env)
+    process, url = start_server(tables, *options, cwd=ROOT)
     try:
-        line = process.stdout.readline()
-        match = re.fullmatch(r"serving the page on (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)\n",
-                             line)
-        assert match, f"the server said {line!r}"
-        yield match.group(1)
+        yield url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        process.stdout.close()
+        stop_server(process)
 
 
 @pytest.fixture(scope="module")

@@ -6,19 +6,13 @@ on, a missing table says how to make it, and nothing is written.
 The page itself, in a browser, is tests/test_page.py."""
 
 import json
-import os
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 import numpy as np
 import pytest
 
-from conftest import farkle
-
-# A dix-mille to 800: crosses, falls and take-over, solved in about a second.
-SMALL_DIX = 'base = "dix-mille"\nname = "dix-small"\ntarget = 800\n'
+from conftest import farkle, small_dix, start_server, stop_server
 
 # Every game with a committed table, with its number of players.
 COMMITTED = [("pig", 2), ("cinq-mille", 2), ("cinq-mille", 3), ("cinq-mille-exact", 2),
@@ -31,14 +25,7 @@ class Server:
 
     def __init__(self, workdir, tables, *options):
         workdir.mkdir(exist_ok=True)
-        env = {**os.environ, "FARKLE_TABLES": str(tables), "HOME": str(workdir)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver.cli", "serve", "--port", "0", "--quiet", *options],
-            cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        assert line.startswith("serving the page on http://127.0.0.1:"), \
-            line + self.process.stderr.read()
-        self.url = line.split()[4]
+        self.process, self.url = start_server(tables, *options, cwd=workdir, home=workdir)
 
     def ask(self, path, body=None, raw=None):
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
@@ -51,22 +38,14 @@ class Server:
             return error.code, json.loads(error.read())
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+        stop_server(self.process)
 
 
 @pytest.fixture(scope="module")
 def house(tmp_path_factory):
     """The small dix-mille's rules file and its table, in scratch folders."""
     folder = tmp_path_factory.mktemp("serve")
-    rules = folder / "dix-small.toml"
-    rules.write_text(SMALL_DIX)
-    tables = folder / "tables"
-    made = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--rules", str(rules)],
-                          env={**os.environ, "FARKLE_TABLES": str(tables)},
-                          capture_output=True, text=True, timeout=300)
-    assert made.returncode == 0, made.stderr
-    return folder, rules, tables
+    return (folder, *small_dix(folder))
 
 
 @pytest.fixture(scope="module")
