@@ -128,7 +128,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
     """The turn of ``node`` with D ``o`` seats after the mover, under the
     decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
     and leaves the roll values in ``R``."""
-    roll_first, prob, keep_first, keep_units, keep_col = dice
+    roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     scores, bank_next, zero_next, bank_slot, take_row = moves
     U, take_U = evaluation
     N = seats.players
@@ -329,7 +329,7 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     """The card's decisions (:mod:`solver.card`) at a turn start of D at
     ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
     every turn total and dice, and the keep of every roll class."""
-    roll_first, prob, keep_first, keep_units, keep_col = dice
+    roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     D = rules.dice
     T = rules.target - score
     shift = threshold_shift(card, score, opponent, on_last_cross, rules.target)

@@ -138,8 +138,9 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     states = _state_count(rules, memory if players == 2 else "exact")
     dice = keep_table(rules).packed()
     # A roll class costs about as much as a keep (its probability, its
-    # zero-roll test): under the keep rule "all" a class has one keep.
-    work_per_row = len(dice.prob) + len(dice.keep_units)
+    # zero-roll test): under the keep rule "all" a class has one keep. A
+    # class with a base compares only its extra keeps (solver.turn_kernel).
+    work_per_row = len(dice.prob) + len(dice.extra_units)
     # Newton runs about three DP passes a turn start; with crosses, about
     # sixteen sweeps of one pass each (two in the first). With N players
     # the DP carries N values and runs a full Newton per block each sweep.

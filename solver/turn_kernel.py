@@ -15,6 +15,15 @@ The keep loop is written out in full: a call per keep costs several times
 the work of the keep. :func:`turn_dp` runs several movers in lanes;
 :func:`turn_dp_one` is the same for a single mover, with the running maxima
 in registers (several times faster than one lane).
+
+A roll class's best keep is ``max_k A(t + points_k, col_k)``. Where some
+class of ``n`` dice has a base (:class:`solver.dice.DiceArrays`: a class
+whose keeps it has too), the planned loop takes the base's best and
+compares only the other keeps (free-keep games: 423 comparisons per turn
+total instead of 1,075); its best and slope are kept per class for the
+classes built on it. Where none has (one keep per roll, the keep rule
+*all*), the plain loop over the keeps runs: the planned loop's bookkeeping
+made those games 7 to 11% slower (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -78,7 +87,8 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     roll_rows``; writes ``out_values[lane] = R(0, D)`` and
     ``out_slopes[lane] = dR(0, D)/dZ``."""
     R, dR, A, dA = work
-    roll_first, prob, keep_first, keep_units, keep_col = dice     # as in turn_dp_one
+    roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
+        extra_col = dice                                            # as in turn_dp_one
     scores, bank_next, zero_next, bank_slot, take_row = moves
     W, take_values, reach = values
     D = rules.dice
@@ -86,8 +96,6 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     m = ms[0]
     score = scores[m]
     T = rules.target - score
-    best = np.empty(K)
-    best_slope = np.empty(K)
     value = np.empty(K)
     slope = np.empty(K)
     for t in range(A.shape[0]):
@@ -100,34 +108,69 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
                 for n in range(1, D + 1):
                     A[t, n, lane] = Zs[lane] if past else reached
                     dA[t, n, lane] = 1.0 if past else 0.0
+    class_best = np.empty((len(prob), K))
+    class_slope = np.empty((len(prob), K))
+    best = np.empty(K)
+    best_slope = np.empty(K)
+    planned = np.zeros(D + 1, dtype=np.bool_)
+    for n in range(1, D + 1):
+        planned[n] = np.any(class_base[roll_first[n]:roll_first[n + 1]] >= 0)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             for lane in range(K):
                 value[lane] = 0.0
                 slope[lane] = 0.0
-            for r in range(roll_first[n], roll_first[n + 1]):
-                k0 = keep_first[r]
-                k1 = keep_first[r + 1]
-                p = prob[r]
-                if k0 == k1:
+            if not planned[n]:
+                for r in range(roll_first[n], roll_first[n + 1]):
+                    k0 = keep_first[r]
+                    k1 = keep_first[r + 1]
+                    p = prob[r]
+                    if k0 == k1:
+                        for lane in range(K):
+                            value[lane] += p * Zs[lane]
+                            slope[lane] += p
+                        continue
                     for lane in range(K):
-                        value[lane] += p * Zs[lane]
-                        slope[lane] += p
-                    continue
-                for lane in range(K):
-                    best[lane] = -1.0
-                for k in range(k0, k1):
-                    row = t + keep_units[k]
-                    col = keep_col[k]
+                        best[lane] = -1.0
+                    for k in range(k0, k1):
+                        row = t + keep_units[k]
+                        col = keep_col[k]
+                        for lane in range(K):
+                            v = A[row, col, lane]
+                            if v > best[lane]:
+                                best[lane] = v
+                                best_slope[lane] = dA[row, col, lane]
                     for lane in range(K):
-                        v = A[row, col, lane]
-                        if v > best[lane]:
-                            best[lane] = v
-                            best_slope[lane] = dA[row, col, lane]
-                for lane in range(K):
-                    value[lane] += p * best[lane]
-                    slope[lane] += p * best_slope[lane]
+                        value[lane] += p * best[lane]
+                        slope[lane] += p * best_slope[lane]
+            else:
+                for r in range(roll_first[n], roll_first[n + 1]):
+                    k0 = extra_first[r]
+                    k1 = extra_first[r + 1]
+                    p = prob[r]
+                    if k0 == k1:                    # the zero rolls
+                        for lane in range(K):
+                            value[lane] += p * Zs[lane]
+                            slope[lane] += p
+                        continue
+                    base = class_base[r]
+                    for lane in range(K):
+                        best[lane] = class_best[base, lane] if base >= 0 else -1.0
+                        best_slope[lane] = class_slope[base, lane] if base >= 0 else 0.0
+                    for k in range(k0, k1):
+                        row = t + extra_units[k]
+                        col = extra_col[k]
+                        for lane in range(K):
+                            v = A[row, col, lane]
+                            if v > best[lane]:
+                                best[lane] = v
+                                best_slope[lane] = dA[row, col, lane]
+                    for lane in range(K):
+                        class_best[r, lane] = best[lane]
+                        class_slope[r, lane] = best_slope[lane]
+                        value[lane] += p * best[lane]
+                        slope[lane] += p * best_slope[lane]
             for lane in range(K):
                 R[t, n, lane] = value[lane]
                 dR[t, n, lane] = slope[lane]
@@ -162,7 +205,8 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
     R, dR, A, dA = work
     # Unpacked once: reading an array out of a record inside the loops
     # costs a reference count each time.
-    roll_first, prob, keep_first, keep_units, keep_col = dice
+    roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
+        extra_col = dice
     scores, bank_next, zero_next, bank_slot, take_row = moves
     W, take_values, reach = values
     D = rules.dice
@@ -177,25 +221,57 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
             for n in range(1, D + 1):
                 A[t, n] = Z if past else reached
                 dA[t, n] = 1.0 if past else 0.0
+    class_best = np.empty(len(prob))
+    class_slope = np.empty(len(prob))
+    planned = np.zeros(D + 1, dtype=np.bool_)
+    for n in range(1, D + 1):
+        planned[n] = np.any(class_base[roll_first[n]:roll_first[n + 1]] >= 0)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             value = 0.0
             slope = 0.0
+            if not planned[n]:
+                for r in range(roll_first[n], roll_first[n + 1]):
+                    k0 = keep_first[r]
+                    k1 = keep_first[r + 1]
+                    if k0 == k1:
+                        best = Z
+                        best_slope = 1.0
+                    else:
+                        best = -1.0
+                        best_slope = 0.0
+                        for k in range(k0, k1):
+                            v = A[t + keep_units[k], keep_col[k]]
+                            if v > best:
+                                best = v
+                                best_slope = dA[t + keep_units[k], keep_col[k]]
+                    value += prob[r] * best
+                    slope += prob[r] * best_slope
+                R[t, n] = value
+                dR[t, n] = slope
+                continue
             for r in range(roll_first[n], roll_first[n + 1]):
-                k0 = keep_first[r]
-                k1 = keep_first[r + 1]
-                if k0 == k1:
-                    best = Z
-                    best_slope = 1.0
+                k0 = extra_first[r]
+                k1 = extra_first[r + 1]
+                if k0 == k1:                        # the zero rolls
+                    value += prob[r] * Z
+                    slope += prob[r]
+                    continue
+                base = class_base[r]
+                if base >= 0:
+                    best = class_best[base]
+                    best_slope = class_slope[base]
                 else:
                     best = -1.0
                     best_slope = 0.0
-                    for k in range(k0, k1):
-                        v = A[t + keep_units[k], keep_col[k]]
-                        if v > best:
-                            best = v
-                            best_slope = dA[t + keep_units[k], keep_col[k]]
+                for k in range(k0, k1):
+                    v = A[t + extra_units[k], extra_col[k]]
+                    if v > best:
+                        best = v
+                        best_slope = dA[t + extra_units[k], extra_col[k]]
+                class_best[r] = best
+                class_slope[r] = best_slope
                 value += prob[r] * best
                 slope += prob[r] * best_slope
             R[t, n] = value

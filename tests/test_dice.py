@@ -105,6 +105,66 @@ def test_solver_keep_table_groups_rolls_by_their_keep_outcomes(name):
             assert got[key] == pytest.approx(float(prob), abs=1e-15)
 
 
+@pytest.mark.parametrize("name", ["dix-mille", "quinze-mille", "dix-mille-free-keep",
+                                  "quinze-mille-free-keep", "cinq-mille", "pig"])
+def test_class_bases_give_each_class_its_own_keeps(name):
+    """A class's base is an earlier class of the same dice whose keeps it
+    has too, and its base's keeps (along the chain of bases) with its own
+    extra keeps are exactly its keeps. Under free keep most classes have a
+    base; under the keep rule *all* (one keep per roll) none can."""
+    rules = get_rules(name)
+    dice = keep_table(rules).packed()
+
+    def outcomes(first, units, cols, r):
+        return {(int(units[k]), int(cols[k])) for k in range(first[r], first[r + 1])}
+    based = 0
+    for n in range(1, rules.dice + 1):
+        for r in range(dice.roll_first[n], dice.roll_first[n + 1]):
+            own = outcomes(dice.keep_first, dice.keep_units, dice.keep_col, r)
+            extra = outcomes(dice.extra_first, dice.extra_units, dice.extra_col, r)
+            base = int(dice.class_base[r])
+            if base < 0:
+                assert extra == own
+                continue
+            based += 1
+            assert dice.roll_first[n] <= base < r
+            inherited = outcomes(dice.keep_first, dice.keep_units, dice.keep_col, base)
+            assert inherited and inherited <= own
+            assert extra == own - inherited
+    assert (based > 0) == (rules.keep_rule == "any" and rules.dice > 1)
+
+
+def test_planned_keep_loop_equals_the_plain_loop():
+    """The turn DP's planned loop (a class's best from its base's) gives
+    the roll values of the plain loop over every keep, which the kernels
+    run when no class has a base: the same turn DPs from the same values,
+    for one mover and for two lanes."""
+    import numpy as np
+    from solver.game import solve
+    from solver.turn import pad
+    from solver.turn_kernel import TurnWork, turn_dp, turn_dp_one
+    from solver.turn_rules import TurnRules
+    rules = get_rules("cinq-mille", 1500)
+    solution = solve(rules)
+    dice = keep_table(rules).packed()
+    plain = dice._replace(class_base=np.full_like(dice.class_base, -1),
+                          extra_first=dice.keep_first, extra_units=dice.keep_units,
+                          extra_col=dice.keep_col)
+    T, D, turn = rules.target_units, rules.dice, TurnRules.of(rules)
+    moves, values = solution.space.moves(solution.take_row), solution.values()
+    rng = np.random.default_rng(3)
+    for m, w in rng.integers(solution.space.size, size=(20, 2)):
+        one = [TurnWork.empty(T, pad(rules, T), D) for _ in range(2)]
+        lanes = [TurnWork.empty(T, pad(rules, T), D, lanes=2) for _ in range(2)]
+        for arrays, work, work2 in zip((dice, plain), one, lanes):
+            turn_dp_one(turn, arrays, moves, values, m, w, 0.37, T, work)
+            turn_dp(turn, arrays, moves, values, np.array([m, m]), w, np.array([0.37, 0.6]),
+                    T, work2, np.empty(2), np.empty(2))
+        assert np.array_equal(one[0].R, one[1].R)
+        assert np.array_equal(lanes[0].R, lanes[1].R)
+        assert np.array_equal(lanes[0].R[..., 0], one[0].R)
+
+
 def test_zero_roll_probabilities():
     """Published values for the 1-and-5 scoring: 5 dice 25/324, 6 dice 5/162."""
     five = {row["dice"]: row["zero"] for row in odds(get_rules("dix-mille"))}
