@@ -23,7 +23,11 @@ compares only the other keeps (free-keep games: 423 comparisons per turn
 total instead of 1,075); its best and slope are kept per class for the
 classes built on it. Where none has (one keep per roll, the keep rule
 *all*), the plain loop over the keeps runs: the planned loop's bookkeeping
-made those games 7 to 11% slower (BENCHMARKS.md).
+made those games 7 to 11% slower (BENCHMARKS.md). The two loops are
+written out side by side on purpose: one loop with the choice as a flag,
+read at run time or passed as a constant to an inlined helper, cost 4 to 7%
+in one kind of game or the other (paired runs, quinze-mille and
+quinze-mille-free-keep to 8,000, dix-mille to 3,000).
 """
 
 from __future__ import annotations
@@ -75,6 +79,16 @@ def bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
     return 1.0 - w_value, 0.0
 
 
+@njit(cache=True, inline="always")
+def has_bases(roll_first, class_base, D):
+    """``planned[n]``: whether some class of ``n`` dice has a base, so
+    that the planned loop runs for ``n`` (module docstring)."""
+    planned = np.zeros(D + 1, dtype=np.bool_)
+    for n in range(1, D + 1):
+        planned[n] = np.any(class_base[roll_first[n]:roll_first[n + 1]] >= 0)
+    return planned
+
+
 @njit(cache=True)
 def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, out_slopes):
     """The turn DP of several movers ``ms`` (lanes) against ``w`` at once.
@@ -112,9 +126,7 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     class_slope = np.empty((len(prob), K))
     best = np.empty(K)
     best_slope = np.empty(K)
-    planned = np.zeros(D + 1, dtype=np.bool_)
-    for n in range(1, D + 1):
-        planned[n] = np.any(class_base[roll_first[n]:roll_first[n + 1]] >= 0)
+    planned = has_bases(roll_first, class_base, D)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
@@ -223,9 +235,7 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
                 dA[t, n] = 1.0 if past else 0.0
     class_best = np.empty(len(prob))
     class_slope = np.empty(len(prob))
-    planned = np.zeros(D + 1, dtype=np.bool_)
-    for n in range(1, D + 1):
-        planned[n] = np.any(class_base[roll_first[n]:roll_first[n + 1]] >= 0)
+    planned = has_bases(roll_first, class_base, D)
     top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
