@@ -76,3 +76,33 @@ def test_symmetry_and_bounds():
     solution = solve(get_rules("cinq-mille", 2000))
     assert np.all((solution.W >= 0) & (solution.W <= 1))
     assert solution.first_player_win > 0.5
+
+
+def test_newton_start_is_exact_on_a_quadratic():
+    """``guess_level``'s five-point start (the plane through three solved
+    neighbours, corrected by the mixed second difference) reproduces any
+    quadratic in the two scores exactly, by Taylor's theorem; the plane
+    alone misses the ``m * w`` term by one. Pig's scores are one unit apart,
+    so ``up`` is one score up everywhere."""
+    from solver.game import guess_level
+    from solver.states import player_space
+    space = player_space(get_rules("pig"))
+    s = space.score.astype(float)
+    quadratic = (0.3 + 0.01 * s[:, None] - 0.02 * s[None, :] + 1e-4 * s[:, None] ** 2
+                 - 3e-4 * s[:, None] * s[None, :] + 2e-4 * s[None, :] ** 2)
+    # As the solver does: a level at a time from the top, each guess read
+    # from the guesses above it (the two top scores keep the true values).
+    m, w = np.meshgrid(np.arange(space.size - 2), np.arange(space.size - 2), indexing="ij")
+    m, w = m.ravel(), w.ravel()
+    W = quadratic.copy()
+    W[m, w] = 0.5
+    level = s[m] + s[w]
+    for value in np.unique(level)[::-1]:
+        guess_level(W, space.up, m[level == value], w[level == value])
+    assert np.max(np.abs(W - quadratic)) < 1e-12
+    # Where a neighbour two scores up is missing, the plane is used: it
+    # misses the mixed term -3e-4 * (1 * 1).
+    top = np.array([space.size - 2]), np.array([0])
+    W[top] = 0.5
+    guess_level(W, space.up, *top)
+    assert W[top] == pytest.approx(quadratic[top] + 3e-4, abs=1e-12)
