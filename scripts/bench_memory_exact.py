@@ -5,7 +5,7 @@
 Each target is solved by `farkle solve dix-mille --target T --memory exact`
 in a fresh process (table written to a temporary directory); prints a
 markdown table for BENCHMARKS.md with the wall time, the solve time, the
-peak resident memory, the player states and the sweeps.
+peak resident memory, the table's size, the player states and the sweeps.
 """
 
 import json
@@ -30,20 +30,21 @@ def run(target, out_dir):
     info = json.loads(subprocess.run(
         [sys.executable, "-m", "solver.cli", "info", result["table"], "--json"],
         capture_output=True, text=True, check=True).stdout)
-    return result, info, wall, max(peak, before) / 1024
+    return result, info, wall, max(peak, before) / 1024, os.path.getsize(result["table"]) / 1e6
 
 
 def main(targets):
     print("| target | first player | player states | turn starts | sweeps | solve s | "
-          "wall s | peak MB |")
-    print("|---|---|---|---|---|---|---|---|")
+          "wall s | peak MB | table MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as out_dir:
         for target in targets or [700, 1000, 1500, 2000]:
-            result, info, wall, peak = run(int(target), out_dir)
+            result, info, wall, peak, table_mb = run(int(target), out_dir)
             states = info["datasets"]["player/score"]["shape"][0]
             print(f"| {target} | {result['first_player_win']:.7f} | {states} | "
                   f"{result['states']:,} | {info['stats']['sweeps']} | "
-                  f"{info['solve_seconds']:.1f} | {wall:.1f} | {peak:.0f} |", flush=True)
+                  f"{info['solve_seconds']:.1f} | {wall:.1f} | {peak:.0f} | {table_mb:.1f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

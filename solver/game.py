@@ -39,7 +39,8 @@ previous score) run one turn DP together, a lane each
 Take-over: a bank of ``t`` with ``n`` dice unset offers them to the waiting
 player, worth ``max(W[w, m'], R_{w,m'}(t, n))`` to them. ``R_{w,m'}`` belongs
 to a block of a higher level, so it is final and kept in ``take_values``
-while the solve runs (only for player states that may take over).
+while the solve runs (only for player states that may take over, and only
+for the turn totals whose bank leads to ``m'``: ``PlayerSpace.offers``).
 
 Falls (crosses) send a zero turn to a lower level, whose values are not yet
 known on the way down. Then whole top-down sweeps repeat, each starting from
@@ -285,18 +286,20 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
                 f[i0], slope[i0] = turn_dp_one(rules, dice, moves, values, m, w, Z[i0], rows,
                                                work1)
                 if row >= 0:
-                    for t in range(rows):
+                    first = moves.offer_first[slot]
+                    for t in range(first, min(first + take_values.shape[2], rows)):
                         for n in range(1, D):
-                            take_values[row, slot, t, n - 1] = work1.R[t, n]
+                            take_values[row, slot, t - first, n - 1] = work1.R[t, n]
                 continue
             turn_dp(rules, dice, moves, values, ms, w, Z[i0:i1], rows, work,
                     f[i0:i1], slope[i0:i1])
             if row >= 0:
+                first = moves.offer_first[slot]
                 for lane in range(i1 - i0):
                     lane_row = moves.take_row[ms[lane]]
-                    for t in range(rows):
+                    for t in range(first, min(first + take_values.shape[2], rows)):
                         for n in range(1, D):
-                            take_values[lane_row, slot, t, n - 1] = work.R[t, n, lane]
+                            take_values[lane_row, slot, t - first, n - 1] = work.R[t, n, lane]
         for i in range(k):
             if succ[i] >= 0:
                 c[i] = f[i] + slope[i] * (1.0 - Z[i])
@@ -356,7 +359,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     take_row = moves.take_row
     takers = int(np.sum(take_row >= 0))
     banked = int(np.sum(space.bank_slot >= 0))
-    take_values = np.zeros((max(takers, 1), banked if takers else 1, target if takers else 1,
+    offer_rows = space.offers[1]
+    take_values = np.zeros((max(takers, 1), banked if takers else 1, offer_rows if takers else 1,
                             max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
@@ -440,9 +444,10 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
         worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
         row, slot = solution.take_row[m], solution.space.bank_slot[w]
         if row >= 0 and slot >= 0:
-            # Offers a bank can make: t up to the banker's score (tables keep
-            # no others).
-            offers = int(solution.space.score[w]) + 1
+            # Offers a bank can make: t from the slot's first offer up to
+            # the banker's score (tables keep no others).
+            first = int(solution.space.offers[0][slot])
+            offers = int(solution.space.score[w]) + 1 - first
             stored = np.asarray(solution.take_values[row, slot])[:offers]
-            worst = max(worst, float(np.max(np.abs(R[:offers, 1:dice] - stored))))
+            worst = max(worst, float(np.max(np.abs(R[first:first + offers, 1:dice] - stored))))
     return worst

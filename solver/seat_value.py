@@ -129,7 +129,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
     decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
     and leaves the roll values in ``R``."""
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
-    scores, bank_next, zero_next, bank_slot, take_row = moves
+    scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
     U, take_U = evaluation
     N = seats.players
     D = rules.dice

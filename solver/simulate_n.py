@@ -248,7 +248,7 @@ def optimal_record(rules: Rules, solution, dice, players: int) -> OptimalN:
 
 def _stand_in(players: int, packed) -> OptimalN:
     one, N = np.zeros(1, dtype=np.int64), players
-    moves = Moves(one, np.zeros((1, 1), dtype=np.int64), one, one, one)
+    moves = Moves(one, np.zeros((1, 1), dtype=np.int64), one, one, one, one)
     values = MultiValues(np.zeros((1, N)), np.zeros((1, 1, 1, N)))
     mixes = (one[:0], one, np.zeros((0, 5), dtype=np.int64), np.zeros(0))
     work = MultiWork(np.zeros((1, 1, N)), np.zeros((1, 1)), np.zeros((1, 1, N)),

@@ -21,7 +21,8 @@ from .turn_rules import TurnRules
 class Values(NamedTuple):
     """What the turn DP reads of the solved game (one record for the
     compiled kernels): start values ``W[m, w]``, take-over values
-    ``take_values[take_row[w], bank_slot[m], t, n - 1]``, and ``reach[w,
+    ``take_values[take_row[w], bank_slot[m], t - offer_first[bank_slot[m]],
+    n - 1]`` (``PlayerSpace.offers``), and ``reach[w,
     k]``, what reaching the target ``k`` units past it is worth to the mover
     while ``w`` waits (past the last column: the last column's value). It
     is 1 wherever reaching the target wins; less where the waiting player
@@ -46,9 +47,10 @@ class Solution:
     take_row: np.ndarray
     """Row of ``take_values`` for each player state that may take over, else -1."""
     take_values: np.ndarray
-    """``take_values[take_row[w], bank_slot[m], t, n - 1]``: ``R_{w,m}(t, n)``,
-    the value to ``w`` of taking over turn total ``t`` (units) with ``n`` dice
-    from ``m``, who has just banked (``space.bank_slot``)."""
+    """``take_values[take_row[w], bank_slot[m], t - offer_first[bank_slot[m]],
+    n - 1]``: ``R_{w,m}(t, n)``, the value to ``w`` of taking over turn total
+    ``t`` (units) with ``n`` dice from ``m``, who has just banked
+    (``space.bank_slot``, ``space.offers``)."""
     stats: dict = field(default_factory=dict)
     reach: np.ndarray | None = None
     """``Values.reach``; None: reaching the target wins."""

@@ -111,17 +111,23 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
     offers a bank can make (about half of every taker x banked state x turn
     total x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md).
     The banked states (where a bank leads) are the scores alone with
-    crosses: a bank erases them. With N players every node holds N values,
-    and the take-over values are kept per taker, banker and the N - 2
-    players between."""
+    crosses: a bank erases them. The exact memory of two players keeps one
+    turn total per banked state (``PlayerSpace.offers``). With N players
+    every node holds N values, and the take-over values are kept per taker,
+    banker and the N - 2 players between."""
     states = _state_count(rules, memory if players == 2 else "exact")
     size = 8 * states ** players * (1 if players == 2 else players)
     if rules.has_takeover:
         taking = sum(1 for s in range(rules.target_units) if s >= rules.takeover_min_units)
         takers = taking * states // rules.target_units
         banked = rules.target_units if rules.crosses else states
+        # Rows per banked state, and the share of them a bank can make.
+        offer_rows, made = rules.target_units, 0.5
+        if players == 2 and rules.crosses and memory == "exact":
+            space = player_space(rules, "exact")
+            banked, offer_rows, made = int(np.sum(space.bank_slot >= 0)), space.offers[1], 1.0
         rows = takers * banked * states ** (players - 2)
-        size += int((0.45 / 2 if compressed else 1) * 8 * rows * rules.target_units
+        size += int((0.45 * made if compressed else 1) * 8 * rows * offer_rows
                     * (rules.dice - 1) * (1 if players == 2 else players))
     return size
 

@@ -31,6 +31,7 @@ score).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -43,14 +44,15 @@ from .turn_rules import TurnRules
 
 class Moves(NamedTuple):
     """Where a turn leads, per player state (one record for the compiled
-    kernels): ``score``, ``bank_next``, ``zero_next`` and ``bank_slot`` of a
-    :class:`PlayerSpace`, and ``take_row``, the row of the take-over values
-    of each state that may take over (-1: none)."""
+    kernels): ``score``, ``bank_next``, ``zero_next``, ``bank_slot`` and
+    ``offer_first`` of a :class:`PlayerSpace`, and ``take_row``, the row of
+    the take-over values of each state that may take over (-1: none)."""
     score: np.ndarray
     bank_next: np.ndarray
     zero_next: np.ndarray
     bank_slot: np.ndarray
     take_row: np.ndarray
+    offer_first: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,26 @@ class PlayerSpace:
         take_row[takers] = np.arange(len(takers))
         return take_row
 
+    @cached_property
+    def offers(self) -> tuple[np.ndarray, int]:
+        """``(offer_first, offer_rows)``: per bank slot, the smallest turn
+        total of a bank that leads there, and the most turn totals that lead
+        to one slot. The take-over values of a slot are kept for those turn
+        totals alone (row ``t - offer_first[slot]``): a state that remembers
+        the previous score is reached by one turn total only, so the exact
+        memory of dix-mille keeps one row instead of one per turn total."""
+        m, t = np.nonzero(self.bank_next >= 0)
+        slot = self.bank_slot[self.bank_next[m, t]]
+        slots = int(np.sum(self.bank_slot >= 0))
+        first = np.full(slots, self.bank_next.shape[1], dtype=np.int64)
+        last = np.full(slots, -1, dtype=np.int64)
+        np.minimum.at(first, slot, t)
+        np.maximum.at(last, slot, t)
+        return first, int(max(np.max(last - first, initial=0) + 1, 1))
+
     def moves(self, take_row: np.ndarray | None = None) -> Moves:
         return Moves(self.score, self.bank_next, self.zero_next, self.bank_slot,
-                     self.take_rows() if take_row is None else take_row)
+                     self.take_rows() if take_row is None else take_row, self.offers[0])
 
     def index_of_score(self, units: int) -> int:
         """The state of a score in a space without crosses, or the start

@@ -15,12 +15,14 @@ One file per game and target. Layout (all scores in units of
                                           turn start, mover m, waiting w
     take_row              int64 [P]    row of take_values for states that may
                                           take over, -1 otherwise
-    take_values           float64 [K, B, T, D-1]  (take-over games only)
-                          take_values[take_row[w], bank_slot[m], t, n-1]: value
-                          to w of taking over t units with n dice from a banker
-                          who has just banked and is now at m (bank_slot: the
-                          states a bank leads to, solver.states); 0 where
-                          t > score[m]: no bank makes that offer
+    take_values           float64 [K, B, O, D-1]  (take-over games only)
+                          take_values[take_row[w], bank_slot[m], t - first, n-1]:
+                          value to w of taking over t units with n dice from a
+                          banker who has just banked and is now at m (bank_slot:
+                          the states a bank leads to; first, O: the slot's
+                          smallest offer and the most offers of a slot,
+                          PlayerSpace.offers); 0 where t > score[m]: no bank
+                          makes that offer
 
 With three or more players (attrs ``players`` N, ``seat_wins``,
 ``equilibria``; solver.multiplayer):
@@ -60,9 +62,10 @@ from .rules import Rules
 from .states import player_space
 
 FORMAT = "farkle-solver-table"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """2: take-over values kept for the states a bank leads to alone; 3: tables
-of three or more players (two-player tables are as in 2)."""
+of three or more players (two-player tables are as in 2); 4: two-player
+take-over values kept for the turn totals that lead to the slot alone."""
 
 AXES = {
     "player/score": ["player state"],
@@ -72,7 +75,8 @@ AXES = {
     "W": ["mover player state", "waiting player state"],
     "take_row": ["player state"],
     "take_values": ["take-over row of the taker", "bank slot of the banker's state after the bank",
-                    "offered turn total (units)", "offered dice minus one"],
+                    "offered turn total (units) minus the slot's first offer (PlayerSpace.offers)",
+                    "offered dice minus one"],
     "V": ["node: the players' states, mover first, in base P", "player, seats after the mover"],
     "mixed/bank": ["mixed bank decision", "node, turn total (units), dice, probability of banking"],
     "mixed/keep": ["mixed keep decision", "node, turn total (units), roll class, main keep, "
@@ -237,9 +241,10 @@ def _write_two_players(f, solution: Solution, compress) -> None:
         # Only offers a bank can make are ever read: t up to the banker's
         # new score. The rest is zeroed (in place: the solution never reads
         # it either) so that it compresses away.
-        t = np.arange(values.shape[2])
+        first = solution.space.offers[0]
+        t = first[:, None] + np.arange(values.shape[2])[None, :]
         banked = solution.space.score[solution.space.bank_slot >= 0]
-        values[:, t[None, :] > banked[:, None]] = 0.0
+        values[:, t > banked[:, None]] = 0.0
         chunks = (1, min(64, values.shape[1])) + values.shape[2:]
         f.create_dataset("take_values", data=values, chunks=chunks, **compress)
 
@@ -336,7 +341,7 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
         W = f["W"][()]
         take_row = f["take_row"][()]
         if "take_values" in f:
-            if int(f.attrs["format_version"]) < 2:
+            if int(f.attrs["format_version"]) < 4:
                 raise UsageError(f"table {path} was made by an older farkle-solver; "
                                  f"make it again with: farkle solve {rules.name}")
             take = f["take_values"]

@@ -85,7 +85,9 @@ def bank_values(rules, moves, values, m, w, Z):
     row = moves.take_row[w]
     if row >= 0 and offers.any():
         cols = np.flatnonzero(offers)
-        taken = np.asarray(values.take_values[row])[moves.bank_slot[m2], ts][:, offers[cols] - 1]
+        slots = moves.bank_slot[m2]
+        taken = np.asarray(values.take_values[row])[slots, ts - moves.offer_first[slots]]
+        taken = taken[:, offers[cols] - 1]
         waiting[:, cols] = np.maximum(waiting[:, cols], taken)
     B[ts] = 1.0 - waiting
     B[ts[m2 == moves.zero_next[m]]] = Z

@@ -59,7 +59,7 @@ class TurnWork(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
+def bank_value(rules, bank_next, zero_next, bank_slot, take_row, offer_first, W, take_values,
                m, w, t, n, Z):
     """Value of banking ``t`` with ``n`` dice unset, and its dvalue/dZ. The
     caller has checked that the bank is allowed. A bank that leaves the
@@ -73,7 +73,8 @@ def bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
     row = take_row[w]
     offered = offer(rules, n)
     if row >= 0 and offered > 0:
-        taken = take_values[row, bank_slot[m2], t, offered - 1]
+        slot = bank_slot[m2]
+        taken = take_values[row, slot, t - offer_first[slot], offered - 1]
         if taken > w_value:
             w_value = taken
     return 1.0 - w_value, 0.0
@@ -103,7 +104,7 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
     R, dR, A, dA = work
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
         extra_col = dice                                            # as in turn_dp_one
-    scores, bank_next, zero_next, bank_slot, take_row = moves
+    scores, bank_next, zero_next, bank_slot, take_row, offer_first = moves
     W, take_values, reach = values
     D = rules.dice
     K = len(ms)
@@ -195,8 +196,8 @@ def turn_dp(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_values, 
             if not may_bank(rules, score, t, n) or bank_next[m, t] < 0:
                 continue
             for lane in range(K):
-                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W,
-                                   take_values, ms[lane], w, t, n, Zs[lane])
+                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
+                                   offer_first, W, take_values, ms[lane], w, t, n, Zs[lane])
                 if b > A[t, n, lane]:
                     A[t, n, lane] = b
                     dA[t, n, lane] = db
@@ -219,7 +220,7 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
     # costs a reference count each time.
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
         extra_col = dice
-    scores, bank_next, zero_next, bank_slot, take_row = moves
+    scores, bank_next, zero_next, bank_slot, take_row, offer_first = moves
     W, take_values, reach = values
     D = rules.dice
     score = scores[m]
@@ -293,8 +294,8 @@ def turn_dp_one(rules, dice, moves, values, m, w, Z, roll_rows, work):
             dA[t, n] = dR[t, n]
             if not may_bank(rules, score, t, n) or bank_next[m, t] < 0:
                 continue
-            b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, W, take_values,
-                               m, w, t, n, Z)
+            b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, offer_first,
+                               W, take_values, m, w, t, n, Z)
             if b > A[t, n]:
                 A[t, n] = b
                 dA[t, n] = db

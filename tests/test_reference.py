@@ -107,16 +107,21 @@ def start_error(sol, ref) -> float:
 
 
 def takeover_error(sol, ref) -> float:
-    """Largest difference of ``take_values`` (every t < target, n in 1..dice-1)
-    from the reference's roll values R of the taker."""
+    """Largest difference of ``take_values`` (every row kept: the turn
+    totals from each banked state's first offer, below the target; n in
+    1..dice-1) from the reference's roll values R of the taker."""
     dice, target = sol.rules.dice, sol.rules.target_units
+    first, rows = sol.space.offers
+    t = first[:, None] + np.arange(rows)[None, :]           # [banked state, row]
+    kept = t < target
     worst = 0.0
     for mine, theirs in line_pairs(sol, ref):
         banked = np.flatnonzero(sol.space.bank_slot >= 0)
         for m in np.flatnonzero(sol.take_row >= 0):
-            fast_values = sol.take_values[sol.take_row[m]][:, :target, :dice - 1]
-            ref_values = ref.R[mine[m]][theirs[banked]][:, :target, 1:dice]
-            worst = max(worst, float(np.abs(fast_values - ref_values).max()))
+            fast_values = sol.take_values[sol.take_row[m]][..., :dice - 1]
+            ref_R = ref.R[mine[m]][theirs[banked]]
+            ref_values = np.take_along_axis(ref_R, np.minimum(t, target - 1)[:, :, None], axis=1)
+            worst = max(worst, float(np.abs(fast_values - ref_values[..., 1:dice])[kept].max()))
     return worst
 
 
@@ -127,6 +132,18 @@ def test_the_takeover_cases_have_takers():
                         "dix-mille-700", "dix-mille-1000", "dix-mille-free-keep-700"]
     for case in TAKEOVER:
         assert (fast(case).take_row >= 0).any()
+
+
+def test_exact_memory_keeps_one_offer_per_banked_state():
+    """A state that remembers the previous score is reached by one bank
+    only, of its score minus the previous one (rule 4's memory): the
+    take-over values keep one turn total per banked state, not one per
+    turn total below the target."""
+    sol = fast("dix-mille-1000")
+    first, rows = sol.space.offers
+    banked = np.flatnonzero(sol.space.bank_slot >= 0)
+    assert rows == 1 and sol.take_values.shape[2] == 1
+    assert np.array_equal(first, sol.space.score[banked] - sol.space.previous[banked])
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -142,7 +159,8 @@ def test_start_values(case):
 def test_takeover_values(case):
     """Expected numbers: the reference solver's roll values R(t, n) of the
     taker (its turn started at the offered t with the n offered dice), for
-    every t below the target and 1 <= n <= dice - 1; agreement to 1e-9."""
+    every t kept (from each banked state's first offer, below the target)
+    and 1 <= n <= dice - 1; agreement to 1e-9."""
     assert takeover_error(fast(case), reference(case)) <= TOL
 
 
