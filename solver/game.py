@@ -31,7 +31,8 @@ has one unknown successor per node (a functional graph: chains that end in
 one cycle), so it is solved exactly by following the successor pointers and
 closing each cycle with ``x = C / (1 - D)``. Repeat with ``Z_i = 1 -
 x_{s(i)}`` until the policy no longer changes (``max |x - f| <=
-NEWTON_TOL``): usually two or three DP passes per block. Nodes of a block
+NEWTON_TOL``): usually two DP passes per block, starting from the solved
+neighbours' values (:func:`guess_level`). Nodes of a block
 whose movers share their bank destinations (they differ only in crosses or
 previous score) run one turn DP together, a lane each
 (:func:`solver.turn_kernel.turn_dp`).
@@ -343,8 +344,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None,
           reach: np.ndarray | None = None) -> Solution:
     """Solve the two-player game on ``space`` (default: the rules' own).
-    ``initial`` seeds ``W`` (else each turn start starts from a solved
-    neighbour's value); ``reach`` is ``Values.reach`` (None: reaching the
+    ``initial`` seeds ``W`` (else each turn start starts from its solved
+    neighbours' values, :func:`guess_level`); ``reach`` is ``Values.reach`` (None: reaching the
     target wins). ``progress(done, total)`` is called after each
     level with counts of turn starts."""
     started = time.perf_counter()

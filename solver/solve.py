@@ -7,10 +7,10 @@ model of :mod:`solver.memory` (its fall estimates come from the game without
 crosses, which also seeds the model's sweeps). ``solve_and_write`` adds the
 Bellman-residual check and the atomic write of :mod:`solver.tables`.
 
-The solve-time estimate is turn starts x rows x keeps of a turn DP, three DP
-passes per turn start (with crosses: about sixteen sweeps of one pass), at
-the rate measured on
-the project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
+The solve-time estimate is turn starts x rows x keeps of a turn DP, about
+2.2 DP passes per turn start (3 with more players; with crosses, about
+sixteen sweeps of one pass), at the rate measured on the project's 2-core
+machine (BENCHMARKS.md, keep evaluations per second).
 """
 
 from __future__ import annotations
@@ -147,10 +147,12 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     # zero-roll test): under the keep rule "all" a class has one keep. A
     # class with a base compares only its extra keeps (solver.turn_kernel).
     work_per_row = len(dice.prob) + len(dice.extra_units)
-    # Newton runs about three DP passes a turn start; with crosses, about
-    # sixteen sweeps of one pass each (two in the first). With N players
-    # the DP carries N values and runs a full Newton per block each sweep.
-    passes = 17 if rules.crosses else 3
+    # Newton runs about 2.2 DP passes a turn start with two players (2.16
+    # in quinze-mille, BENCHMARKS.md), about 3 with more (their start is
+    # one neighbour's value); with crosses, about sixteen sweeps of one
+    # pass each (two in the first). With N players the DP carries N values
+    # and runs a full Newton per block each sweep.
+    passes = 17 if rules.crosses else 2.2 if players == 2 else 3
     per_player = 1.0 if players == 2 else PLAYER_COST * players
     return passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
         / SOLVE_RATE

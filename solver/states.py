@@ -114,7 +114,7 @@ class PlayerSpace:
         last = np.full(slots, -1, dtype=np.int64)
         np.minimum.at(first, slot, t)
         np.maximum.at(last, slot, t)
-        return first, int(max(np.max(last - first, initial=0) + 1, 1))
+        return first, int(np.max(last - first, initial=0)) + 1
 
     def moves(self, take_row: np.ndarray | None = None) -> Moves:
         return Moves(self.score, self.bank_next, self.zero_next, self.bank_slot,

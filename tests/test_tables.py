@@ -119,3 +119,22 @@ def test_two_solves_give_the_same_values_bit_for_bit():
     rules = get_rules("cinq-mille")
     first, second = solve_game(rules), solve_game(rules)
     assert np.array_equal(first.W, second.W)
+
+
+def test_a_take_over_table_of_the_previous_layout_is_refused_in_one_line(tmp_path):
+    """Format 4 keeps take-over values per banked state from its first offer
+    (solver.states.PlayerSpace.offers); a two-player take-over table of an
+    older format reads its rows differently, so advice refuses it with the
+    command that makes it again (exit 2, no traceback)."""
+    import h5py
+    table = tmp_path / "dix.h5"
+    run("solve", "dix-mille", "--target", 700, "--out", table, check=0)
+    args = ("advise", "dix-mille", "--target", 700, "--table", table, "--me", 350,
+            "--opp", 350, "--offer", "350,2")
+    assert "take over" in run(*args, check=0).stdout.lower()
+    with h5py.File(table, "r+") as f:
+        assert "take_values" in f
+        f.attrs["format_version"] = 3
+    refused = run(*args, check=2)
+    assert refused.stderr.count("\n") == 1
+    assert "older farkle-solver" in refused.stderr and "farkle solve dix-mille" in refused.stderr
