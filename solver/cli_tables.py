@@ -56,14 +56,16 @@ def _load_table(args, rules, check=None, lazy_take=True, players=2):
     ``check()`` runs first, so that bad input is refused before any
     solve."""
     from .solve import check_players
-    from .tables import default_path, read_table
+    from .tables import default_path, outdated, read_table
     memory = _memory(args, rules)
     check_players(rules, players, memory)
     path = args.table or default_path(rules, memory, players)
-    if not path.exists() and args.table is None:
+    if args.table is None and (not path.exists() or outdated(path)):
         if check is not None:
             check()
-        _make_missing_table(args, rules, memory, path, players)
+        _make_missing_table(args, rules, memory, path, players,
+                            "has no table yet" if not path.exists()
+                            else "has a table made by an older farkle-solver")
     try:
         return read_table(path, expect=rules, lazy_take=lazy_take, expect_players=players)
     except UsageError as error:
@@ -75,21 +77,22 @@ def _load_table(args, rules, check=None, lazy_take=True, players=2):
                          f"{_solve_command(args, rules, memory, players)}") from None
 
 
-def _make_missing_table(args, rules, memory, path, players=2):
-    """First use: a missing table is made at once when that is quick, when
-    ``--solve`` says so, or when the person at the terminal agrees; without
-    a terminal the command to run is named (exit status 2)."""
+def _make_missing_table(args, rules, memory, path, players=2, why="has no table yet"):
+    """First use: a missing table (or one made by an older program, ``why``
+    says which) is made at once when that is quick, when ``--solve`` says
+    so, or when the person at the terminal agrees; without a terminal the
+    command to run is named (exit status 2)."""
     from .solve import estimated_solve_seconds, estimated_table_bytes, solve_and_write
     seconds = estimated_solve_seconds(rules, memory, players)
     size = estimated_table_bytes(rules, memory, players)
     cost = f"about {_duration(seconds)}, {_megabytes(size)}"
     who = f" with {players} players" if players != 2 else ""
-    refusal = (f"{rules.name}{who} has no table yet; make it with: "
+    refusal = (f"{rules.name}{who} {why}; make it with: "
                f"{_solve_command(args, rules, memory, players)} ({cost})")
     if seconds > ON_THE_SPOT_SECONDS and not getattr(args, "solve", False):
         if not (sys.stdin.isatty() and sys.stderr.isatty()):
             raise UsageError(refusal)
-        if not _ask_yes(f"{rules.name}{who} has no table yet: solve it now? {cost} [y/N] "):
+        if not _ask_yes(f"{rules.name}{who} {why}: solve it now? {cost} [y/N] "):
             raise UsageError(refusal)
     print(f"farkle: solving {rules.name}{who} ({cost}) into {path}", file=sys.stderr)
     solve_and_write(rules, memory=memory, progress=_progress(f"solving {rules.name}"),

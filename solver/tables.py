@@ -341,7 +341,7 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
         W = f["W"][()]
         take_row = f["take_row"][()]
         if "take_values" in f:
-            if int(f.attrs["format_version"]) < 4:
+            if _outdated(f):
                 raise UsageError(f"table {path} was made by an older farkle-solver; "
                                  f"make it again with: farkle solve {rules.name}")
             take = f["take_values"]
@@ -379,6 +379,19 @@ def _read_players(f, rules: Rules, space, lazy: bool) -> MultiSolution:
     V = f["V"] if lazy else f["V"][()]
     return MultiSolution(rules, space, players, V, take_values, mixed,
                          json.loads(f.attrs.get("equilibria_found", "[]")), stats)
+
+
+def outdated(path: Path) -> bool:
+    """Whether a table file reads its take-over values in a layout older
+    than this program's (two-player take-over tables before format 4): it
+    must be made again."""
+    with _open(path) as f:
+        return _outdated(f)
+
+
+def _outdated(f: h5py.File) -> bool:
+    return (int(f.attrs.get("players", 2)) == 2 and "take_values" in f
+            and int(f.attrs["format_version"]) < 4)
 
 
 def _open(path: Path) -> h5py.File:

@@ -121,20 +121,44 @@ def test_two_solves_give_the_same_values_bit_for_bit():
     assert np.array_equal(first.W, second.W)
 
 
-def test_a_take_over_table_of_the_previous_layout_is_refused_in_one_line(tmp_path):
+def test_a_take_over_table_of_the_previous_layout_is_made_again(home):
     """Format 4 keeps take-over values per banked state from its first offer
     (solver.states.PlayerSpace.offers); a two-player take-over table of an
-    older format reads its rows differently, so advice refuses it with the
-    command that makes it again (exit 2, no traceback)."""
+    older format reads its rows differently. Named with --table, it is
+    refused in one line with the command that makes it again (exit 2);
+    as the default table it is treated as missing: named without a
+    terminal, asked about on one, and made again with --solve."""
     import h5py
-    table = tmp_path / "dix.h5"
-    run("solve", "dix-mille", "--target", 700, "--out", table, check=0)
-    args = ("advise", "dix-mille", "--target", 700, "--table", table, "--me", 350,
-            "--opp", 350, "--offer", "350,2")
-    assert "take over" in run(*args, check=0).stdout.lower()
+    env, user = home
+    env["FARKLE_SOLVE_RATE"] = SLOW
+    position = ("--me", 350, "--opp", 350, "--offer", "350,2")
+    run("solve", "dix-mille", "--target", 700, env=env, check=0)
+    table = user / "dix-mille-700.h5"
+    asked = ("advise", "dix-mille", "--target", 700, *position)
+    assert "take over" in run(*asked, env=env, check=0).stdout.lower()
     with h5py.File(table, "r+") as f:
         assert "take_values" in f
         f.attrs["format_version"] = 3
-    refused = run(*args, check=2)
+
+    refused = run(*asked, "--table", table, env=env, check=2)
     assert refused.stderr.count("\n") == 1
     assert "older farkle-solver" in refused.stderr and "farkle solve dix-mille" in refused.stderr
+
+    named = run(*asked, env=env, check=2)
+    assert named.stderr.count("\n") == 1 and "Traceback" not in named.stderr
+    assert "dix-mille has a table made by an older farkle-solver; make it with: " \
+           "farkle solve dix-mille --target 700" in named.stderr
+
+    command = [sys.executable, "-m", "solver.cli", *map(str, asked)]
+    child = pexpect.spawn(command[0], command[1:], env=env, encoding="utf-8", timeout=120)
+    child.expect(r"dix-mille has a table made by an older farkle-solver: solve it now\? "
+                 r"about \d+ min, [^\[]+\[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+
+    again = run(*asked, "--solve", env=env, check=0)
+    assert "take over" in again.stdout.lower()
+    with h5py.File(table) as f:
+        assert int(f.attrs["format_version"]) == 4
