@@ -321,6 +321,8 @@ def cmd_tables(args):
             print(f"{row['game']:<24} missing: {row['command']} (about "
                   f"{_duration(row['estimated_seconds'])}, "
                   f"{_megabytes(row['estimated_bytes'])})")
+        elif row["status"] == "outdated":
+            print(f"{row['game']:<24} made by an older farkle-solver: {row['command']}")
         else:
             print(f"{row['game']:<24} {_megabytes(row['bytes']):>10}  {row['where']:<7} "
                   f"{row['path']}")

@@ -170,9 +170,20 @@ def _present(game: str, path: Path) -> dict:
     try:
         info = read_info(path)
         row.update(rules=info["rules"], first_player_win=info["first_player_win"])
+        if outdated(path):
+            rules = Rules.from_json(json.dumps(info["rules"]))
+            row.update(status="outdated", command=_remake_command(rules))
     except UsageError as error:
         row.update(status="damaged", error=str(error))
     return row
+
+
+def _remake_command(rules: Rules) -> str:
+    """``farkle solve GAME [--target T]`` for a game of the program's list."""
+    from .rules import GAMES
+    base = GAMES.get(rules.name)
+    other_target = base is not None and base.target != rules.target
+    return f"farkle solve {rules.name}" + (f" --target {rules.target}" if other_target else "")
 
 
 def remove_table(name: str) -> Path:

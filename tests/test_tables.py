@@ -140,6 +140,11 @@ def test_a_take_over_table_of_the_previous_layout_is_made_again(home):
         assert "take_values" in f
         f.attrs["format_version"] = 3
 
+    listed = {row["game"]: row for row in json.loads(run("tables", "--json", env=env,
+                                                         check=0).stdout)}
+    assert listed["dix-mille-700"]["status"] == "outdated"
+    assert listed["dix-mille-700"]["command"] == "farkle solve dix-mille --target 700"
+
     refused = run(*asked, "--table", table, env=env, check=2)
     assert refused.stderr.count("\n") == 1
     assert "older farkle-solver" in refused.stderr and "farkle solve dix-mille" in refused.stderr
