@@ -354,7 +354,7 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
         if "take_values" in f:
             if _outdated(f):
                 raise UsageError(f"table {path} was made by an older farkle-solver; "
-                                 f"make it again with: farkle solve {rules.name}")
+                                 f"make it again with: {_remake_command(rules)}")
             take = f["take_values"]
             take_values = take if lazy_take else take[()]
         else:
