@@ -112,15 +112,29 @@ def table_name(rules: Rules, memory: str | None = None, players: int = 2) -> str
     (or a game not in the program's list), ``-exact`` for the exact memory
     of a game with crosses (two players), ``-Nplayers`` for N players (the
     exact memory: the only one there)."""
-    from .rules import GAMES
-    base = GAMES.get(rules.name)
-    stem = rules.name if base is not None and base.target == rules.target \
-        else f"{rules.name}-{rules.target}"
+    stem = rules.name if _own_target(rules) else f"{rules.name}-{rules.target}"
     if memory == "exact" and rules.crosses and players == 2:
         stem += "-exact"
     if players != 2:
         stem += f"-{players}players"
     return f"{stem}.h5"
+
+
+def solve_command(rules: Rules, memory: str | None = None) -> str:
+    """``farkle solve GAME [--target T] [--memory exact]``: the command that
+    makes the two-player table :func:`table_name` names (for a game of the
+    program's list; a house game also needs its ``--rules`` file)."""
+    from .rules import GAMES
+    target = "" if _own_target(rules) or rules.name not in GAMES else f" --target {rules.target}"
+    exact = " --memory exact" if memory == "exact" and rules.crosses else ""
+    return f"farkle solve {rules.name}{target}{exact}"
+
+
+def _own_target(rules: Rules) -> bool:
+    """Whether ``rules`` are a game of the program's list at its own target."""
+    from .rules import GAMES
+    base = GAMES.get(rules.name)
+    return base is not None and base.target == rules.target
 
 
 def user_table_path(rules: Rules, memory: str | None = None, players: int = 2) -> Path:
@@ -154,7 +168,7 @@ def list_tables() -> list[dict]:
             seen.add(path.resolve())
             continue
         rows.append({"game": rules.name, "status": "missing", "path": str(path),
-                     "command": f"farkle solve {rules.name}",
+                     "command": solve_command(rules),
                      "estimated_seconds": estimated_solve_seconds(rules),
                      "estimated_bytes": estimated_table_bytes(rules)})
     if user_dir().is_dir():
@@ -170,20 +184,12 @@ def _present(game: str, path: Path) -> dict:
     try:
         info = read_info(path)
         row.update(rules=info["rules"], first_player_win=info["first_player_win"])
-        if outdated(path):
+        if info["outdated"]:
             rules = Rules.from_json(json.dumps(info["rules"]))
-            row.update(status="outdated", command=_remake_command(rules))
+            row.update(status="outdated", command=solve_command(rules, info.get("memory")))
     except UsageError as error:
         row.update(status="damaged", error=str(error))
     return row
-
-
-def _remake_command(rules: Rules) -> str:
-    """``farkle solve GAME [--target T]`` for a game of the program's list."""
-    from .rules import GAMES
-    base = GAMES.get(rules.name)
-    other_target = base is not None and base.target != rules.target
-    return f"farkle solve {rules.name}" + (f" --target {rules.target}" if other_target else "")
 
 
 def remove_table(name: str) -> Path:
@@ -313,6 +319,7 @@ def read_info(path: Path) -> dict:
         info["stats"] = json.loads(info["stats"])
         info["axes"] = json.loads(info["axes"])
         info.setdefault("players", 2)
+        info["outdated"] = _outdated(f)
         for key in ("seat_wins", "equilibria", "equilibria_found"):
             if key in info:
                 info[key] = json.loads(info[key])
@@ -354,7 +361,8 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
         if "take_values" in f:
             if _outdated(f):
                 raise UsageError(f"table {path} was made by an older farkle-solver; "
-                                 f"make it again with: {_remake_command(rules)}")
+                                 f"make it again with: "
+                                 f"{solve_command(rules, f.attrs.get('memory'))}")
             take = f["take_values"]
             take_values = take if lazy_take else take[()]
         else:
