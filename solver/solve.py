@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -124,7 +125,7 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
         # Rows per banked state, and the share of them a bank can make.
         offer_rows, made = rules.target_units, 0.5
         if players == 2 and rules.crosses and memory == "exact":
-            space = player_space(rules, "exact")
+            space = _exact_space(rules)
             banked, offer_rows, made = int(np.sum(space.bank_slot >= 0)), space.offers[1], 1.0
         rows = takers * banked * states ** (players - 2)
         size += int((0.45 * made if compressed else 1) * 8 * rows * offer_rows
@@ -135,7 +136,14 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
 def _state_count(rules: Rules, memory: str | None) -> int:
     if rules.crosses and memory != "exact":
         return 1 + 4 * rules.target_units          # (score, crosses) and fallen
-    return player_space(rules, "exact").size
+    return _exact_space(rules).size
+
+
+@lru_cache(maxsize=4)
+def _exact_space(rules: Rules):
+    """The exact memory's player states, built once for the estimates
+    (0.8 s for dix-mille at 10,000)."""
+    return player_space(rules, "exact")
 
 
 def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2) -> float:
