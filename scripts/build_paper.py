@@ -170,7 +170,7 @@ def load_game(name: str, log) -> tuple[Game | None, float | None]:
         path = default_path(rules)
     if path.exists() and not stale(path, rules, log):
         info = read_info(path)
-        take = info["datasets"].get("take_values")
+        take = info["datasets"].get("take_codes") or info["datasets"].get("take_values")
         take_bytes = int(np.prod(take["shape"])) * 8 if take else 0
         solution = read_table(path, expect=rules,
                               lazy_take=take_bytes > available_bytes() // 3)

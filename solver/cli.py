@@ -343,6 +343,9 @@ def cmd_info(args):
         _print_equilibria(info["equilibria"])
     print(f"  tolerance {info['tolerance']:.0e}, Bellman residual {info['bellman_residual']:.1e}, "
           f"solved in {info['solve_seconds']:.1f} s by farkle-solver {info['program_version']}")
+    if "take_quantum" in info:
+        print(f"  take-over values: the offers worth taking, in steps of "
+              f"{info['take_quantum']:.2e} (error at most {info['take_quantum'] / 2:.1e})")
     for name, meta in info["datasets"].items():
         axes = ", ".join(info["axes"].get(name, []))
         print(f"  {name:<14} {meta['dtype']:<8} {meta['shape']}  ({axes})")

@@ -431,7 +431,7 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
                      compiled: bool = False) -> float:
     """Largest difference between stored values and one more turn DP from
     them, over the game start and ``samples`` random turn starts: the start
-    value ``W[m, w]`` and, for a taker, every stored take-over value. The
+    value ``W[m, w]`` and, for a taker, every offer's value. The
     default numpy replay is an implementation independent of the kernel
     that solved the game."""
     rng = np.random.default_rng(seed)
@@ -449,6 +449,11 @@ def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
             # the banker's score (tables keep no others).
             first = int(solution.space.offers[0][slot])
             offers = int(solution.space.score[w]) + 1 - first
-            stored = np.asarray(solution.take_values[row, slot])[:offers]
-            worst = max(worst, float(np.max(np.abs(R[first:first + offers, 1:dice] - stored))))
+            # An offer is worth max(fresh start, roll value) to the taker;
+            # a table keeps the roll value only where it is the larger
+            # (solver.take_codes).
+            fresh = solution.W[m, w]
+            stored = np.maximum(np.asarray(solution.take_values[row, slot])[:offers], fresh)
+            replayed = np.maximum(R[first:first + offers, 1:dice], fresh)
+            worst = max(worst, float(np.max(np.abs(replayed - stored))))
     return worst

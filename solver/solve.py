@@ -110,7 +110,8 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
                           compressed: bool = True) -> int:
     """A rough table size: the start values, and the take-over values of the
     offers a bank can make (about half of every taker x banked state x turn
-    total x dice), compressed to about 0.45 of their bytes (BENCHMARKS.md).
+    total x dice), compressed to about 0.2 of their bytes with two players
+    (coded: solver.take_codes) and 0.45 with more (BENCHMARKS.md).
     The banked states (where a bank leads) are the scores alone with
     crosses: a bank erases them. The exact memory of two players keeps one
     turn total per banked state (``PlayerSpace.offers``). With N players
@@ -128,7 +129,8 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
             space = _exact_space(rules)
             banked, offer_rows, made = int(np.sum(space.bank_slot >= 0)), space.offers[1], 1.0
         rows = takers * banked * states ** (players - 2)
-        size += int((0.45 * made if compressed else 1) * 8 * rows * offer_rows
+        ratio = (0.2 if players == 2 else 0.45) * made if compressed else 1
+        size += int(ratio * 8 * rows * offer_rows
                     * (rules.dice - 1) * (1 if players == 2 else players))
     return size
 

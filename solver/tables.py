@@ -15,14 +15,18 @@ One file per game and target. Layout (all scores in units of
                                           turn start, mover m, waiting w
     take_row              int64 [P]    row of take_values for states that may
                                           take over, -1 otherwise
-    take_values           float64 [K, B, O, D-1]  (take-over games only)
+    take_codes            int64 [K, B, O, D-1]  (take-over games only)
+                          the take-over values, coded (solver.take_codes:
+                          taken offers alone, in steps of attrs quantum =
+                          2^-33, as differences); decoded,
                           take_values[take_row[w], bank_slot[m], t - first, n-1]:
                           value to w of taking over t units with n dice from a
                           banker who has just banked and is now at m (bank_slot:
                           the states a bank leads to; first, O: the slot's
                           smallest offer and the most offers of a slot,
-                          PlayerSpace.offers); 0 where t > score[m]: no bank
-                          makes that offer
+                          PlayerSpace.offers); 0 where w would rather start
+                          afresh, and where t > score[m]: no bank makes that
+                          offer. Format 4 kept these as float64 take_values.
 
 With three or more players (attrs ``players`` N, ``seat_wins``,
 ``equilibria``; solver.multiplayer):
@@ -37,8 +41,8 @@ With three or more players (attrs ``players`` N, ``seat_wins``,
     mixed/keep            float64 [M, 6]  node, t, roll class, main keep,
                                           alternative keep, q
 
-``W`` and ``take_values`` are everything an exact answer needs: any turn is
-replayed from them (:mod:`solver.advice`). The file is written under a
+``W`` and the take-over values are everything an exact answer needs: any
+turn is replayed from them (:mod:`solver.advice`). The file is written under a
 temporary name and renamed when complete, so an interrupted write never
 leaves a file that looks valid.
 """
@@ -54,7 +58,7 @@ import h5py
 import numpy as np
 import platformdirs
 
-from . import __version__
+from . import __version__, take_codes
 from .errors import UsageError
 from .multi_solution import MultiSolution
 from .solution import Solution
@@ -62,10 +66,12 @@ from .rules import Rules
 from .states import player_space
 
 FORMAT = "farkle-solver-table"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """2: take-over values kept for the states a bank leads to alone; 3: tables
 of three or more players (two-player tables are as in 2); 4: two-player
-take-over values kept for the turn totals that lead to the slot alone."""
+take-over values kept for the turn totals that lead to the slot alone; 5:
+two-player take-over values coded (solver.take_codes). Format 4 tables are
+read as they are."""
 
 AXES = {
     "player/score": ["player state"],
@@ -74,15 +80,15 @@ AXES = {
     "player/fall_to": ["score (units): the model's fall after the last cross"],
     "W": ["mover player state", "waiting player state"],
     "take_row": ["player state"],
-    "take_values": ["take-over row of the taker", "bank slot of the banker's state after the bank",
-                    "offered turn total (units) minus the slot's first offer (PlayerSpace.offers)",
-                    "offered dice minus one"],
+    "take_codes": ["take-over row of the taker", "bank slot of the banker's state after the bank",
+                   "offered turn total (units) minus the slot's first offer (PlayerSpace.offers)",
+                   "offered dice minus one"],
     "V": ["node: the players' states, mover first, in base P", "player, seats after the mover"],
     "mixed/bank": ["mixed bank decision", "node, turn total (units), dice, probability of banking"],
     "mixed/keep": ["mixed keep decision", "node, turn total (units), roll class, main keep, "
                    "alternative keep, probability of the alternative"],
 }
-PLAYER_AXES = {**AXES, "take_values": ["take-over row of the node (solver.multi_kernel)",
+PLAYER_AXES = {**{k: v for k, v in AXES.items() if k != "take_codes"}, "take_values": ["take-over row of the node (solver.multi_kernel)",
                                        "offered turn total (units)", "offered dice minus one",
                                        "player, seats after the mover"]}
 
@@ -253,17 +259,19 @@ def _write_two_players(f, solution: Solution, compress) -> None:
     f.attrs["players"] = 2
     f.create_dataset("W", data=solution.W, **compress)
     f.create_dataset("take_row", data=solution.take_row)
-    if np.any(solution.take_row >= 0):
-        values = solution.take_values
-        # Only offers a bank can make are ever read: t up to the banker's
-        # new score. The rest is zeroed (in place: the solution never reads
-        # it either) so that it compresses away.
-        first = solution.space.offers[0]
-        t = first[:, None] + np.arange(values.shape[2])[None, :]
-        banked = solution.space.score[solution.space.bank_slot >= 0]
-        values[:, t > banked[:, None]] = 0.0
-        chunks = (1, min(64, values.shape[1])) + values.shape[2:]
-        f.create_dataset("take_values", data=values, chunks=chunks, **compress)
+    if not np.any(solution.take_row >= 0):
+        return
+    # Coded one taker's row at a time (solver.take_codes): no second copy
+    # of the values in memory, and advice decodes the one row it reads.
+    values, space = solution.take_values, solution.space
+    slot_states = np.flatnonzero(space.bank_slot >= 0)      # slots in state order
+    offers = space.score[slot_states] + 1 - space.offers[0]
+    codes = f.create_dataset("take_codes", shape=values.shape, dtype=np.int64,
+                             chunks=(1,) + values.shape[1:], **compress)
+    codes.attrs["quantum"] = take_codes.QUANTUM
+    for w in np.flatnonzero(solution.take_row >= 0):
+        row = solution.take_row[w]
+        codes[row] = take_codes.encode_row(values[row], solution.W[w, slot_states], offers)
 
 
 def _write_players(f, solution: MultiSolution, compress) -> None:
@@ -323,6 +331,8 @@ def read_info(path: Path) -> dict:
         for key in ("seat_wins", "equilibria", "equilibria_found"):
             if key in info:
                 info[key] = json.loads(info[key])
+        if "take_codes" in f:
+            info["take_quantum"] = float(f["take_codes"].attrs["quantum"])
         info["datasets"] = {}
         f.visititems(lambda name, obj: info["datasets"].__setitem__(
             name, {"shape": list(obj.shape), "dtype": str(obj.dtype)})
@@ -358,11 +368,14 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
             return solution
         W = f["W"][()]
         take_row = f["take_row"][()]
-        if "take_values" in f:
-            if _outdated(f):
-                raise UsageError(f"table {path} was made by an older farkle-solver; "
-                                 f"make it again with: "
-                                 f"{solve_command(rules, f.attrs.get('memory'))}")
+        if _outdated(f):
+            raise UsageError(f"table {path} was made by an older farkle-solver; "
+                             f"make it again with: "
+                             f"{solve_command(rules, f.attrs.get('memory'))}")
+        if "take_codes" in f:
+            take = take_codes.TakeRows(f["take_codes"])
+            take_values = take if lazy_take else np.asarray(take)
+        elif "take_values" in f:           # format 4: the values as they are
             take = f["take_values"]
             take_values = take if lazy_take else take[()]
         else:
@@ -375,7 +388,7 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
     except (KeyError, ValueError, OSError, TypeError) as error:
         f.close()
         raise UsageError(f"table {path} is damaged ({error})") from None
-    if not (lazy_take and "take_values" in f):
+    if not (lazy_take and ("take_codes" in f or "take_values" in f)):
         f.close()
     return Solution(rules, space, W, take_row, take_values, stats)
 
@@ -409,7 +422,7 @@ def outdated(path: Path) -> bool:
 
 
 def _outdated(f: h5py.File) -> bool:
-    return (int(f.attrs.get("players", 2)) == 2 and "take_values" in f
+    return (int(f.attrs.get("players", 2)) == 2 and ("take_values" in f or "take_codes" in f)
             and int(f.attrs["format_version"]) < 4)
 
 
