@@ -21,7 +21,10 @@ keeping every scoring die).
 Where one evaluation at the game's own target takes minutes (quinze-mille,
 dix-mille), ``--fit-target T`` fits the card at a smaller target T (its
 table solved first if missing) and measures it, and the simple rules, at
-the game's own target: the loss reported is always the game's own.
+the game's own target: the loss reported is always the game's own;
+``--fields NAMES`` searches the named fields alone, and ``--from-stored``
+starts from the stored card instead of the first guess; ``--tol`` loosens
+the evaluations' tolerance (sweeps, where a game has falls).
 
 Writes ``solver/cards.json`` (game -> card, loss, seats, the simple rules'
 losses) and prints a markdown table with the machine and the command.
@@ -75,7 +78,10 @@ def first_guess(solution) -> Card:
     bank = tuple(int(np.median(v)) * unit if v else rules.target // 2 for v in smallest.values())
     return Card(rules.name, bank, gap_step=max(unit, rules.target // 10 // unit * unit),
                 open_at=rules.entry,
-                die_worth=2 * unit if rules.keep_rule == "any" and rules.dice > 1 else 0,
+                # One unit: where every searched card ended (the four
+                # cinq-mille games), and best of 0, 1, 2 and 4 units for
+                # quinze-mille-free-keep's first guess (BENCHMARKS.md).
+                die_worth=unit if rules.keep_rule == "any" and rules.dice > 1 else 0,
                 take_at=20 * unit if rules.has_takeover else 0,
                 take_die=2 * unit if rules.has_takeover else 0)
 
@@ -116,9 +122,11 @@ def lowest(rules, name: str) -> int:
     return -10 * rules.target if name == "behind" else 0
 
 
-def fit(solution, rounds: int, log) -> tuple[Card, float, int, np.ndarray]:
-    """The coordinate search of the module docstring: ``(card, loss,
-    evaluations, the card's seats)``."""
+def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None = None,
+        start: Card | None = None) -> tuple[Card, float, int, np.ndarray]:
+    """The coordinate search of the module docstring, over ``fields`` (all
+    by default), from ``start`` (the first guess by default): ``(card,
+    loss, evaluations, the card's seats)``."""
     from solver.seat_value import card_seat_values
     rules = solution.rules
     evaluations = 0
@@ -128,15 +136,15 @@ def fit(solution, rounds: int, log) -> tuple[Card, float, int, np.ndarray]:
         nonlocal evaluations
         if card not in seats:
             evaluations += 1
-            seats[card] = card_seat_values(solution, card)
+            seats[card] = card_seat_values(solution, card, tol=tol)
         return 0.5 - float(np.mean(seats[card]))
-    card = first_guess(solution)
+    card = start or first_guess(solution)
     best = loss(card)
-    log(f"first guess {card}: loss {best:.5f}")
+    log(f"{'start' if start else 'first guess'} {card}: loss {best:.5f}")
     moves = [sign * k for k in (1, 2, 4, 8, 16, 32) for sign in (1, -1)]
     for round_ in range(rounds):
         before = best
-        for name in fields_to_fit(rules):
+        for name in fields or fields_to_fit(rules):
             now = get(card, name)
             for move in moves:
                 value = now + move * rules.unit
@@ -162,10 +170,44 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
     return out
 
 
+def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
+                   saved=lambda: None) -> dict:
+    """The simple rules' losses and seats, ``saved()`` after each."""
+    from solver.seat_value import card_seat_values
+    into = {} if into is None else into
+    for label, other in simple_rules(solution.rules, card).items():
+        values = card_seat_values(solution, other, tol=tol)
+        into[label] = {"loss": 0.5 - float(np.mean(values)), "seats": [float(v) for v in values]}
+        saved()
+    return into
+
+
+def save(name: str, entry: dict) -> None:
+    """Write one game's entry into ``solver/cards.json``, read again first:
+    two runs for two games may write in turn."""
+    cards = json.loads(CARDS_FILE.read_text()) if CARDS_FILE.exists() else {}
+    cards[name] = entry
+    tmp = CARDS_FILE.with_suffix(f".{name}.tmp")
+    tmp.write_text(json.dumps(cards, indent=1) + "\n")
+    tmp.replace(CARDS_FILE)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="+")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--tol", type=float, default=1e-12,
+                        help="the evaluations' tolerance (default 1e-12); 1e-8 is plenty for "
+                        "a loss given to 0.01 point and saves sweeps where a game has falls")
+    parser.add_argument("--fields", metavar="NAMES",
+                        help="search these fields alone (comma-separated, as in the card: "
+                        "bank1.., die_worth, take_at, ...), where one evaluation takes minutes")
+    parser.add_argument("--from-stored", action="store_true",
+                        help="start from the game's card in solver/cards.json, not the first "
+                        "guess")
+    parser.add_argument("--simple-only", action="store_true",
+                        help="measure the simple rules alone and store them beside the game's "
+                        "card (a second process, where one evaluation takes half an hour)")
     parser.add_argument("--fit-target", type=int, metavar="POINTS",
                         help="fit at this smaller target (where one evaluation at the game's "
                         "own target takes minutes), then measure at the game's own")
@@ -176,22 +218,38 @@ def main(argv=None) -> int:
         rules = get_rules(name)
         started = time.perf_counter()
         fit_rules = rules.with_target(args.fit_target) if args.fit_target else rules
+        fields = args.fields.split(",") if args.fields else None
+        unknown = set(fields or []) - set(fields_to_fit(rules))
+        if unknown:
+            parser.error(f"{name} has no card field {', '.join(sorted(unknown))} to search "
+                         f"(it has: {', '.join(fields_to_fit(rules))})")
+        if args.from_stored and name not in cards:
+            parser.error(f"{name} has no stored card to start from")
+        start = Card.from_dict(cards[name]["card"]) if args.from_stored else None
+        if args.simple_only:
+            solution = load_table(rules)
+            stored = Card.from_dict(cards[name]["card"]) if name in cards else None
+            entry = cards.setdefault(name, {})
+            entry["simple"] = measure_simple(solution, stored or first_guess(solution), args.tol)
+            entry["simple_command"] = (f"python scripts/fit_cards.py {name} --simple-only"
+                                       + (f" --tol {args.tol:g}" if args.tol != 1e-12 else ""))
+            save(name, entry)
+            continue
+        solution = load_table(fit_rules)
         card, loss, evaluations, seats = fit(
-            load_table(fit_rules), args.rounds,
-            lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True))
-        solution = load_table(rules)
+            solution, args.rounds,
+            lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True), args.tol,
+            fields, start)
         if fit_rules != rules:
-            seats = card_seat_values(solution, card)
+            solution = load_table(rules)
+            seats = card_seat_values(solution, card, tol=args.tol)
             loss = 0.5 - float(np.mean(seats))
         simple = {}
-        for label, other in simple_rules(rules, card).items():
-            values = card_seat_values(solution, other)
-            simple[label] = {"loss": 0.5 - float(np.mean(values)),
-                             "seats": [float(v) for v in values]}
         cards[name] = {"card": card.to_dict(),
                        "loss": {"loss": loss, "target": rules.target,
                                 "seats": [float(v) for v in seats],
                                 "evaluations": evaluations,
+                                **({"searched_only": fields} if fields else {}),
                                 "fitted_at": fit_rules.target,
                                 "seconds": time.perf_counter() - started,
                                 "machine": machine(),
@@ -199,20 +257,27 @@ def main(argv=None) -> int:
                                            + (f" --fit-target {args.fit_target}"
                                               if args.fit_target else "")
                                            + (f" --rounds {args.rounds}"
-                                              if args.rounds != 6 else "")},
+                                              if args.rounds != 6 else "")
+                                           + (f" --tol {args.tol:g}" if args.tol != 1e-12
+                                              else "")
+                                           + (f" --fields {args.fields}" if fields else "")
+                                           + (" --from-stored" if start else "")},
                        "simple": simple}
-        tmp = CARDS_FILE.with_suffix(".tmp")
-        tmp.write_text(json.dumps(cards, indent=1) + "\n")
-        tmp.replace(CARDS_FILE)
+        # Saved now and after each simple rule: where one evaluation takes
+        # half an hour, an interrupted run keeps what it measured.
+        save(name, cards[name])
+        measure_simple(solution, card, args.tol, simple, lambda: save(name, cards[name]))
     print(f"Machine: {machine()}. Command: `python scripts/fit_cards.py "
-          f"{' '.join(args.games)}`.\n")
+          f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")
     print("| game | card loses (pp) | first / second | " + "simple rules (pp) |")
     print("|---|---:|---|---|")
     for name in args.games:
-        entry = cards[name]
-        seats = " / ".join(f"{100 * v:.2f}%" for v in entry["loss"]["seats"])
+        entry = json.loads(CARDS_FILE.read_text())[name]
+        loss = entry.get("loss")
+        seats = " / ".join(f"{100 * v:.2f}%" for v in loss["seats"]) if loss else "-"
         simple = "; ".join(f"{k} {100 * v['loss']:.2f}" for k, v in entry["simple"].items())
-        print(f"| {name} | {100 * entry['loss']['loss']:.2f} | {seats} | {simple} |")
+        given_up = f"{100 * loss['loss']:.2f}" if loss else "-"
+        print(f"| {name} | {given_up} | {seats} | {simple} |")
     return 0
 
 

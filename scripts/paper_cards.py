@@ -11,6 +11,10 @@ from paper_format import table
 from paper_figures import _mesh, _score_grid
 
 
+SAMPLED = 120
+"""The most scores a side of the departures figure replays."""
+
+
 def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     if not cards:
         return ("`solver/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
@@ -23,7 +27,9 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         first, second = loss["seats"]
         simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
                            for label, s in entry["simple"].items())
-        unsearched = " (first guess, not searched)" if loss.get("evaluations") == 1 else ""
+        unsearched = (" (first guess, not searched)" if loss.get("evaluations") == 1 else
+                      f" (first guess; searched: {', '.join(loss['searched_only'])})"
+                      if "searched_only" in loss else "")
         rows.append([(games[name].label if name in games else name) + unsearched,
                      N(f"{key}/loss", loss["loss"], "ppabs"),
                      f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
@@ -86,12 +92,15 @@ def departures(figs, cards: dict, games: dict) -> str:
         solution, rules = games[name].solution, games[name].rules
         card = Card.from_dict(cards[name]["card"]).compiled(rules)
         scores = plain_scores(solution.space)
+        # At most SAMPLED scores a side (a replay each pair), each shown
+        # over the scores up to the next one sampled.
+        sample = scores[::-(-len(scores) // SAMPLED)]
         T, unit = rules.target_units, rules.unit
-        share = np.full((len(scores), len(scores)), np.nan)
-        for i, me in enumerate(scores):
+        share = np.full((len(sample), len(sample)), np.nan)
+        for i, me in enumerate(sample):
             m = state_at(solution.space, int(me))
             reach = reachable(rules, int(me))
-            for j, opp in enumerate(scores):
+            for j, opp in enumerate(sample):
                 w = state_at(solution.space, int(opp))
                 _, R, _, B = replay(solution, m, w)
                 rows = T - int(me)
@@ -105,7 +114,9 @@ def departures(figs, cards: dict, games: dict) -> str:
                 ours = np.array([card_banks(card, shift, int(me), int(opp), int(a), int(b), T,
                                             rules.exact_target) for a, b in zip(t, n)])
                 share[i, j] = np.mean(ours != (B[t, n] >= R[t, n]))
-        image = _mesh(ax, unit, _score_grid(scores, share), vmin=0, vmax=0.5, cmap="magma_r")
+        nearest = np.searchsorted(sample, scores, side="right") - 1
+        image = _mesh(ax, unit, _score_grid(scores, share[np.ix_(nearest, nearest)]), vmin=0,
+                      vmax=0.5, cmap="magma_r")
         ax.set_title(games[name].label, fontsize=9)
         ax.set_ylabel("card player's score")
     fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="decisions that differ")
@@ -113,4 +124,5 @@ def departures(figs, cards: dict, games: dict) -> str:
                      "Where each card parts from optimal play: at each pair of scores (no "
                      "crosses), the share of bank-or-roll decisions, over the turn totals and "
                      "dice a turn can reach with the bank allowed, where the card and the table "
-                     "decide differently (not weighted by how often play reaches them).")
+                     "decide differently (not weighted by how often play reaches them; "
+                     f"at most {SAMPLED} scores a side, each shown up to the next).")

@@ -88,9 +88,10 @@ AXES = {
     "mixed/keep": ["mixed keep decision", "node, turn total (units), roll class, main keep, "
                    "alternative keep, probability of the alternative"],
 }
-PLAYER_AXES = {**{k: v for k, v in AXES.items() if k != "take_codes"}, "take_values": ["take-over row of the node (solver.multi_kernel)",
-                                       "offered turn total (units)", "offered dice minus one",
-                                       "player, seats after the mover"]}
+PLAYER_AXES = {name: axes for name, axes in AXES.items() if name != "take_codes"}
+PLAYER_AXES["take_values"] = ["take-over row of the node (solver.multi_kernel)",
+                              "offered turn total (units)", "offered dice minus one",
+                              "player, seats after the mover"]
 
 
 def user_dir() -> Path:
