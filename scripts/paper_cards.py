@@ -46,8 +46,10 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     unsearched = [games[n].label if n in games else n for n, e in cards.items()
                   if e["loss"].get("evaluations") == 1]
     first_guess = (
-        f"The card of {', '.join(unsearched)} is the search's first guess, read off its table "
-        "(per dice in hand, the median smallest bank total with the scores level), measured "
+        (f"The cards of {', '.join(unsearched[:-1])} and {unsearched[-1]} are the search's "
+         "first guesses, read off their tables" if len(unsearched) > 1 else
+         f"The card of {unsearched[0]} is the search's first guess, read off its table")
+        + " (per dice in hand, the median smallest bank total with the scores level), measured "
         "but not searched: one evaluation takes about two minutes there, and a search a few "
         "hundred. " if unsearched else "")
     lead = (
@@ -124,5 +126,6 @@ def departures(figs, cards: dict, games: dict) -> str:
                      "Where each card parts from optimal play: at each pair of scores (no "
                      "crosses), the share of bank-or-roll decisions, over the turn totals and "
                      "dice a turn can reach with the bank allowed, where the card and the table "
-                     "decide differently (not weighted by how often play reaches them; "
-                     f"at most {SAMPLED} scores a side, each shown up to the next).")
+                     "decide differently (not weighted by how often play reaches them; in "
+                     "the bigger games every second or third score, each shown over the scores "
+                     "up to the next).")
