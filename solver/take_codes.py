@@ -72,10 +72,6 @@ class TakeRows:
     def __init__(self, dataset):
         self.dataset = dataset
         self.shape = dataset.shape
-        self.dtype = np.dtype(np.float64)
-
-    def __len__(self) -> int:
-        return self.shape[0]
 
     def __getitem__(self, key):
         row, rest = (key[0], key[1:]) if isinstance(key, tuple) else (key, ())
