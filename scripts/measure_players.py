@@ -12,12 +12,15 @@ the two-player game, which ``tests/test_players.py`` checks) and records:
     0) and at an even middle position (everyone at the same score, about
     half the target), the smallest turn total at which the mover banks,
     per number of dice in hand ("never": no bank before the target);
-(c) for the cases of DUEL_CASES, what the duel model (the two-player table
-    against the leader, :class:`solver.advice.DuelAdvisor`) gives up in the
-    three-player game: each seat's exact chance when that seat plays the
-    model and the others the table (:func:`solver.seat_value.duel_seat_values`,
-    an exact evaluation, no sampling), and the share of bank-or-roll
-    decisions that differ, over every allowed bank decision of
+(c) for the cases of DUEL_CASES, what two policies that need only the
+    two-player table give up in the three-player game: the two-player
+    policy played against the leader (the *duel*,
+    :func:`solver.seat_value.duel_seat_values`), and the race-of-duels
+    model that advice uses beyond the exact tables
+    (:mod:`solver.duels`, :func:`solver.seat_value.model_seat_values`):
+    each seat's exact chance when that seat plays the policy and the others
+    the table (an exact evaluation, no sampling), and the share of
+    bank-or-roll decisions that differ, over every allowed bank decision of
     ``--sample`` random turn starts (uniform over turn starts and
     decisions, not weighted by how often play reaches them).
 
@@ -41,11 +44,13 @@ from machine import machine  # noqa: E402
 
 SEAT_CASES = [("pig", 100, (2, 3)), ("pig", 40, (2, 3, 4)), ("cinq-mille", 5000, (2, 3)),
               ("cinq-mille", 2000, (2, 3, 4))]
-DUEL_CASES = [("pig", 100), ("cinq-mille", 2000), ("cinq-mille", 5000), ("dix-mille", 600),
-              ("quinze-mille", 2000, {"takeover_min": 500})]
-"""(game, target[, changed rule fields]): the duel model's cost with three
-players; quinze-mille with take-over from 500 (the entry), so that take-over
-is in play at a target this small."""
+DUEL_CASES = [("pig", 100), ("cinq-mille", 2000), ("cinq-mille", 5000), ("dix-mille", 700),
+              ("quinze-mille", 3000, {"takeover_min": 500})]
+"""(game, target[, changed rule fields]): what the policies made from the
+two-player table cost with three players, at the largest targets where the
+exact three-player game was solved (BENCHMARKS.md); quinze-mille with
+take-over from 500 (the entry), so that take-over is in play at a target
+this small."""
 QUICK_SEAT_CASES = [("pig", 40, (2, 3, 4)), ("cinq-mille", 1500, (2, 3))]
 QUICK_DUEL_CASES = [("cinq-mille", 1500)]
 
@@ -64,27 +69,33 @@ def first_banks(solution, states) -> dict[int, int | None]:
     return out
 
 
-def decisions_differ(solution, two, samples: int, seed: int = 0) -> tuple[int, int]:
-    """(differing, allowed) bank decisions of the duel model against the
-    exact table at ``samples`` random turn starts (module docstring)."""
+def decisions_differ(solution, two, samples: int, seed: int = 0) -> dict[str, int]:
+    """Allowed bank decisions (``decisions``) of ``samples`` random turn
+    starts, and how many of them the duel against the leader (``duel``) and
+    the model (``model``) decide otherwise than the exact table (module
+    docstring)."""
+    from solver.duels import DuelsAdvisor
     from solver.multi_solution import replay_n
     from solver.solution import replay
     rng = np.random.default_rng(seed)
     space = solution.space
-    differ = total = 0
+    model = DuelsAdvisor(two, solution.players)
+    out = {"decisions": 0, "duel": 0, "model": 0}
     for node in rng.integers(len(solution.V), size=samples):
         states = solution.states_of(int(node))
         scores = space.score[states]
         leader = states[1 + int(np.argmax(scores[1:]))]
         _, R, _, B, mix = replay_n(solution, int(node))
         _, R2, _, B2 = replay(two, states[0], leader)
+        _, RM, _, BM, _ = model._replay(tuple(int(p) for p in states), None)
         rows = B2.shape[0]
         allowed = ~np.isnan(B[:rows, :, 0]) & (mix[:rows] < 0)
         exact = B[:rows, :, 0] >= R[:rows, :, 0] - 1e-12
-        duel = B2 >= R2[:rows]
-        differ += int(np.sum((exact != duel) & allowed))
-        total += int(np.sum(allowed))
-    return differ, total
+        out["duel"] += int(np.sum((exact != (B2 >= R2[:rows])) & allowed))
+        out["model"] += int(np.sum((exact != (BM[:rows, :, 0] >= RM[:rows, :, 0] - 1e-12))
+                                   & allowed))
+        out["decisions"] += int(np.sum(allowed))
+    return out
 
 
 def solve_case(game: str, target: int, players: int, changes: dict | None = None):
@@ -108,7 +119,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=2000)
     args = parser.parse_args(argv)
     from solver.game import solve
-    from solver.seat_value import duel_seat_values
+    from solver.seat_value import duel_seat_values, model_seat_values
     from solver.tables import equilibria_summary
     seat_cases = QUICK_SEAT_CASES if args.quick else SEAT_CASES
     duel_cases = QUICK_DUEL_CASES if args.quick else DUEL_CASES
@@ -138,30 +149,37 @@ def main(argv=None) -> int:
             print(f"| {game} | {target} | {players} | {wins} | {seconds:.1f} | "
                   f"{row['equilibria']['levels_mixed']} | {row['first_bank_start']} | "
                   f"{row['first_bank_middle']} |", flush=True)
-    print("\n| game | target | exact seats | duel-model seat | loss (pp) | bank decisions "
-          "that differ | evaluation s |")
+    print("\n| game | target | exact seats | lost by the duel (pp) | lost by the model (pp) | "
+          "bank decisions that differ (duel / model) | evaluation s (model) |")
     print("|---|---|---|---|---|---|---|")
     for game, target, *changes in duel_cases:
         changes = changes[0] if changes else {}
         solution = (None if changes else solved.get((game, target, 3))) \
             or solve_case(game, target, 3, changes)[0]
         two = solve(solution.rules, space=solution.space)
-        started = time.perf_counter()
         duel = duel_seat_values(solution, two)
+        started = time.perf_counter()
+        model = model_seat_values(solution, two)
         seconds = time.perf_counter() - started
-        differ, total = decisions_differ(solution, two, args.sample)
-        loss = solution.seat_wins - duel
+        differ = decisions_differ(solution, two, args.sample)
+        loss, model_loss = solution.seat_wins - duel, solution.seat_wins - model
+        total = differ["decisions"]
         out["duel"].append({"game": game, "target": target, "players": 3, "changes": changes,
                             "exact": [float(v) for v in solution.seat_wins],
                             "duel": [float(v) for v in duel],
-                            "loss": [float(v) for v in loss], "differ": differ,
+                            "loss": [float(v) for v in loss], "differ": differ["duel"],
+                            "model": [float(v) for v in model],
+                            "model_loss": [float(v) for v in model_loss],
+                            "model_differ": differ["model"],
                             "decisions": total, "seconds": seconds, "sample": args.sample})
         house = "".join(f", {k} {v}" for k, v in changes.items())
         print(f"| {game}{house} | {target} | "
               f"{' / '.join(f'{v:.4f}' for v in solution.seat_wins)} | "
-              f"{' / '.join(f'{v:.4f}' for v in duel)} | "
               f"{' / '.join(f'{100 * v:.3f}' for v in loss)} | "
-              f"{100 * differ / max(total, 1):.1f}% of {total:,} | {seconds:.0f} |", flush=True)
+              f"{' / '.join(f'{100 * v:.3f}' for v in model_loss)} | "
+              f"{100 * differ['duel'] / max(total, 1):.1f}% / "
+              f"{100 * differ['model'] / max(total, 1):.1f}% of {total:,} | {seconds:.0f} |",
+              flush=True)
     if args.json_out:
         args.json_out.write_text(json.dumps(out, indent=1) + "\n")
     return 0

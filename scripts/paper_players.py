@@ -1,6 +1,6 @@
 """The paper's section on more players, from ``paper/players.json`` (what
 ``scripts/measure_players.py`` measured: exact N-player solves, how banking
-moves, and what the duel model gives up)."""
+moves, and what two policies made from the two-player table give up)."""
 
 from __future__ import annotations
 
@@ -119,21 +119,40 @@ def duel(N, tabs, data: dict) -> str:
                                 enumerate(r["exact"])),
                      " / ".join(N(f"{key}/loss{i + 1}", v, "pp3") for i, v in
                                 enumerate(r["loss"])),
-                     N(f"{key}/differ", r["differ"] / max(r["decisions"], 1), "pct")])
+                     " / ".join(N(f"{key}/model_loss{i + 1}", v, "pp3") for i, v in
+                                enumerate(r["model_loss"])),
+                     N(f"{key}/differ", r["differ"] / max(r["decisions"], 1), "pct") + " / "
+                     + N(f"{key}/model_differ", r["model_differ"] / max(r["decisions"], 1),
+                         "pct")])
     ref = tabs.peek()
     caption = tabs.caption(
-        "Three players: what a player gives up by playing the two-player table against the "
-        "leader (the duel model) while the two others play the three-player table, in "
-        "percentage points per seat (exact evaluation, `solver.seat_value`); and the share "
-        "of bank-or-roll decisions where the two differ, over every allowed bank decision "
-        f"of {data['duel'][0]['sample']:,} random turn starts.")
-    return ("**The two-player policy in a three-player game.** Where the exact game with "
+        "Three players: what a player gives up, in percentage points per seat, by playing "
+        "the two-player table against the leader (the duel), or the race-of-duels model, "
+        "while the two others play the three-player table (exact evaluation, "
+        "`solver.seat_value`); and the share of bank-or-roll decisions where each differs "
+        "from the table, over every allowed bank decision of "
+        f"{data['duel'][0]['sample']:,} random turn starts.")
+    return ("**The two-player table in a three-player game.** Where the exact game with "
             "three or more players is out of reach (dix-mille and quinze-mille at their "
-            "targets; five or six players), the program's advice is the *duel model*: the "
-            "two-player table, played against the leader (and, for an offer, against the "
-            "player who made it). What that costs is measured where both exist: the player "
-            "who uses it is evaluated exactly against two exact players "
+            "targets; five or six players), advice must come from the two-player table. "
+            "The plain way is to play it against one opponent: the leader (and, for an "
+            "offer, the player who made it). The program's advice does better with a *race "
+            "of duels*: a player must finish before every opponent, and the two-player table "
+            "gives the chance $q_j$ of beating each one alone (the earlier in the round moving "
+            "first). If the players' times to finish were independent and memoryless, the "
+            "odds against a player would be the sum of the odds each opponent has in their "
+            "duel, and the player would finish first with chance "
+            "$M = 1/(1 + \\sum_j (1 - q_j)/q_j)$: the two-player table with one opponent, "
+            "and an even share from an even start, where a product of the duels would give "
+            "less. The turn itself is played exactly, with each way it can end priced by "
+            "$M$ (the next player is expected to take an offer as the two-player table would "
+            "against the player who made it), and an offer is taken when that turn says so. "
+            "Nothing in the model is fitted. "
+            "What each costs is measured where both exist: the player who uses it is "
+            "evaluated exactly against two exact players "
             f"({ref}).\n\n" + table(["game", "target", "exact seats",
-                                             "lost by the duel model (pp)",
-                                             "decisions that differ"], rows, "lrlll")
+                                             "lost by the duel (pp)",
+                                             "lost by the race of duels (pp)",
+                                             "decisions that differ (duel / race)"],
+                                            rows, "lrllll")
             + "\n\n" + caption)

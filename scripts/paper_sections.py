@@ -487,6 +487,6 @@ def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> st
                      "these tables have many.")
     items.append("Three or more players exactly where the state space is too large: "
                  "dix-mille and quinze-mille at their real targets, and four or more players "
-                 "at the real targets of every game; the duel model stands in there, and its "
-                 "cost is measured only where the exact game exists.")
+                 "at the real targets of every game; the race-of-duels model stands in "
+                 "there, and its cost is measured only where the exact game exists.")
     return "\n".join(f"- {i}" for i in items)

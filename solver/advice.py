@@ -259,76 +259,6 @@ class Advisor:
             me=me, opp=opp, offer=[offer, offer_dice]))
 
 
-class DuelAdvisor(Advisor):
-    """Advice for N players where the exact N-player game is out of reach
-    (dix-mille and quinze-mille at their real targets with three players,
-    any game with five or six): the *duel model*. The N-player position is
-    answered from the two-player table as a duel against one opponent: the
-    leader (the highest score; the first of them in seat order after me on
-    a tie) for bank and keep questions, and the previous player (who made
-    it) for an offer. Its chances are the duel's, not the N-player game's,
-    so a choice gives ``win`` (the model's ranking of the choices) and no
-    ``wins``; what the model gives up against exact play is measured where
-    both exist (README, BENCHMARKS.md)."""
-
-    MODEL = "duel"
-
-    def __init__(self, solution: Solution, players: int, compiled: bool = False):
-        super().__init__(solution, compiled)
-        self.players = players
-
-    def _opponents(self, opp) -> list:
-        opps = list(opp) if isinstance(opp, (list, tuple)) else [opp]
-        if len(opps) != self.players - 1:
-            raise UsageError(f"{self.players} players: give {self.players - 1} opponents "
-                             f"(--opp in seat order after you), not {len(opps)}")
-        for i, line in enumerate(opps):
-            player_state(self.rules, self.space, line, f"opponent {i + 1}")
-        return opps
-
-    def _leader(self, opp):
-        opps = self._opponents(opp)
-        scores = [o.score if isinstance(o, Line) else o for o in opps]
-        return opps[scores.index(max(scores))]
-
-    def _modelled(self, advice: Advice, against: str) -> Advice:
-        for choice in advice.choices:
-            choice.wins = None
-        advice.model = self.MODEL
-        advice.position["players"] = self.players
-        model_note = (f"model: no exact {self.players}-player table for {self.rules.name} to "
-                      f"{self.rules.target}; these are the chances of a duel with {against}")
-        advice.note = f"{advice.note}; {model_note}" if advice.note else model_note
-        return advice
-
-    def bank_or_roll(self, me, opp, turn: int, dice: int) -> Advice:
-        leader = self._leader(opp)
-        advice = self._as_two(super().bank_or_roll, me, leader, turn, dice)
-        advice.position["opp"] = _plain(opp)
-        return self._modelled(advice, f"the leader ({_score(leader)})")
-
-    def keep(self, me, opp, turn: int, dice: int, roll) -> Advice:
-        leader = self._leader(opp)
-        advice = self._as_two(super().keep, me, leader, turn, dice, roll)
-        advice.position["opp"] = _plain(opp)
-        return self._modelled(advice, f"the leader ({_score(leader)})")
-
-    def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
-        previous = self._opponents(opp)[-1]
-        advice = self._as_two(super().take_or_fresh, me, previous, offer, offer_dice)
-        advice.position["opp"] = _plain(opp)
-        return self._modelled(advice, f"the previous player ({_score(previous)})")
-
-    def _as_two(self, question, *args):
-        """Ask the two-player table (the base class checks a two-player
-        position)."""
-        self.players, players = 2, self.players
-        try:
-            return question(*args)
-        finally:
-            self.players = players
-
-
 def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
              opp_crosses: list[int] | None = None, opp_previous: list[int] | None = None):
     """The position's lines from its numbers (``farkle advise``'s options,
@@ -345,10 +275,6 @@ def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
     lines = [Line(score, crosses or 0, previous) for score, crosses, previous
              in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]
     return Line(me, crosses, previous), lines[0] if len(lines) == 1 else lines
-
-
-def _score(line) -> int:
-    return line.score if isinstance(line, Line) else line
 
 
 TIE = 1e-12

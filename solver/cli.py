@@ -378,10 +378,11 @@ def _load_advisor(args):
 
 def _players_advisor(args, rules, players, check=None):
     """The exact table of ``players``, or with more players than an exact
-    table reaches, the duel model on the two-player table."""
-    from .advice import Advisor, DuelAdvisor
+    table reaches, the race-of-duels model on the two-player table."""
+    from .advice import Advisor
+    from .duels import DuelsAdvisor
     if players > 2 and args.table is None and not _exact_in_reach(rules, players):
-        return DuelAdvisor(_load_table(args, rules, check), players)
+        return DuelsAdvisor(_load_table(args, rules, check), players)
     return Advisor(_load_table(args, rules, check, players=players))
 
 

@@ -145,7 +145,9 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     """The turn DP of ``node`` (module docstring) given the zero-turn vector
     ``Z`` and the mixed decisions of ``plan``. Fills ``work`` for rows ``t <
     roll_rows``, writes ``V = R(0, D)`` to ``out`` and returns its slope
-    ``b``."""
+    ``b``. The decisions are recorded in the plan's rows up to ``min(roll_rows
+    - 1, T)``, the turn totals the turn can hold; later rows are left as
+    they were."""
     R, dR, A, dA = work
     bank_q, bank_margin, banked, keep_q, keep_main, keep_alt, keep_margin, keep_chosen = plan
     planned = bank_q.shape[0] > 1
@@ -158,9 +160,12 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     rest = node % seats.lead
     score = scores[p1]
     T = rules.target - score
+    top = min(roll_rows - 1, T)
     if planned:
-        banked[:] = 0
-        keep_chosen[:] = -1
+        # Only the rows this turn records: a plan is as long as the target,
+        # and clearing all of it cost more than the DP itself.
+        banked[:top + 1] = 0
+        keep_chosen[:top + 1] = -1
     for t in range(A.shape[0]):
         past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
         for k in range(N):
@@ -172,7 +177,6 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                     A[t, n, k] = Z[k] if past else (1.0 if k == 0 else 0.0)
                 dA[t, n] = 1.0 if past else 0.0
     bank = np.empty(N)
-    top = min(roll_rows - 1, T)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             for k in range(N):

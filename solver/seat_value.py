@@ -1,7 +1,8 @@
 """What a seat wins by playing another policy against the table's players.
 
-One player, *D*, plays a policy of their own (the duel model of
-:class:`solver.advice.DuelAdvisor`: the two-player table against the
+One player, *D*, plays a policy of their own (the race-of-duels model,
+:mod:`solver.duels`: the turn DP over the model's values ``M`` of
+every turn start; the two-player policy: the two-player table against the
 leader; or a strategy card, :mod:`solver.card`); every other player plays
 the table's equilibrium (with two players: the two-player table). The
 exact chance of D winning is a fixed-policy evaluation over the turn
@@ -19,9 +20,10 @@ modulo N),
               their roll value at (t, n) under the same policies
     win     = 1 if D moves (o = 0), else 0,
 
-the decisions being D's where D moves (``o = 0``; the duel model's take-over
-decision prices the offer against the player who made it, as the model's
-advice does; a card's is the card's rule) and the table's elsewhere
+the decisions being D's where D moves (``o = 0``; the model's take-over
+decision is its turn DP's, from ``M``; the two-player policy prices the
+offer against the player who made it; a card's is the card's rule) and the
+table's elsewhere
 (recorded from the table's own turn DP, :class:`solver.multi_kernel.NodeMix`,
 its mixed decisions included).
 The equations have the solver's structure: levels from the top down, and
@@ -36,12 +38,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numba
 from numba import njit, prange
 
 from . import game, multi_kernel
 from . import card as card_module
 from .compiled_rules import keep_result, may_bank, offer, offer_only_overshoots, drop_stale_caches
 from .dice import keep_table
+from .duels import duel_values, model_values
 from .game import error_bound, solve_functional
 from .multi_kernel import (EPS, MultiValues, MultiWork, NodeMix, Seats, rotate_into,
                            take_index, turn_dp_vec)
@@ -52,8 +56,9 @@ from .turn_rules import OVERSHOOT, WIN, TurnRules
 
 drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_module.__file__)
 
-TABLE, DUEL, CARD = 0, 1, 2
-"""What D plays: the table itself (a check), the duel model, a card."""
+TABLE, DUEL, CARD, MODEL = 0, 1, 2, 3
+"""What D plays: the table itself (a check), the two-player policy against
+the leader, a card, the turn DP over a model's values of every turn start."""
 threshold_shift, card_banks, keep_score, card_takes = (
     njit(inline="always")(f) for f in (card_module.threshold_shift, card_module.card_banks,
                                        card_module.keep_score, card_module.card_takes))
@@ -63,7 +68,9 @@ class Policies(NamedTuple):
     """Where the decisions come from: the N-player table (``table_V``,
     ``table_take``; its mixed decisions as flat arrays sorted by node) and
     the two-player table as two-component vectors (``duel_V``,
-    ``duel_take``: :func:`duel_values`). Flat: numba's parallel loops do not
+    ``duel_take``: :func:`solver.duels.duel_values`), and a model's values of the
+    N-player turn starts (``model_V``, ``model_take``:
+    :func:`solver.duels.model_values`). Flat: numba's parallel loops do not
     take records inside records."""
     table_V: np.ndarray
     table_take: np.ndarray
@@ -77,21 +84,25 @@ class Policies(NamedTuple):
     mix_q: np.ndarray
     duel_V: np.ndarray
     duel_take: np.ndarray
+    model_V: np.ndarray
+    model_take: np.ndarray
+
+
+NO_MODEL = (np.zeros((1, 1)), np.zeros((1, 1, 1, 1)))
+"""Values and take-over values where D plays no such policy: arrays of the
+right rank."""
 
 
 class Evaluation(NamedTuple):
-    """``U[o, node]`` and D's take-over roll values ``take_U[o, row, t, n - 1]``."""
+    """``U[o, node]`` and D's take-over roll values ``take_U[o, row, t, n -
+    1]``; and where D plays a model, the model's own chance at each offer
+    (``model_R[row, t, n - 1]``, a roll with ``(t, n)`` in hand) and at a
+    fresh start (``model_fresh[row]``), from its turn DP of the node: D
+    takes an offer as advice from the model would say."""
     U: np.ndarray
     take_U: np.ndarray
-
-
-def duel_values(solution) -> MultiValues:
-    """A two-player table as the N = 2 vectors of :mod:`solver.multi_kernel`."""
-    W = np.asarray(solution.W)
-    V = np.stack([W.ravel(), 1.0 - W.ravel()], axis=1)
-    take = np.asarray(solution.take_values)
-    rows = take.reshape((-1,) + take.shape[2:])
-    return MultiValues(V, np.stack([rows, 1.0 - rows], axis=-1))
+    model_R: np.ndarray
+    model_fresh: np.ndarray
 
 
 def _mix_arrays(solution):
@@ -106,17 +117,16 @@ def _mix_arrays(solution):
 
 
 @njit(cache=True)
-def _table_plan(policies, node, plan):
-    """The table's mixed decisions of ``node`` into ``plan``."""
-    plan.bank_q[:] = -1.0
-    plan.keep_q[:] = -1.0
+def _table_plan(policies, node, plan, clear):
+    """The table's mixed decisions of ``node`` into ``plan`` (whose other
+    ``bank_q`` and ``keep_q`` are -1: no mixing); with ``clear``, back to -1."""
     i = np.searchsorted(policies.mix_node, node)
     while i < len(policies.mix_node) and policies.mix_node[i] == node:
         t, a = policies.mix_t[i], policies.mix_a[i]
         if policies.mix_kind[i] == 0:
-            plan.bank_q[t, a] = policies.mix_q[i]
+            plan.bank_q[t, a] = -1.0 if clear else policies.mix_q[i]
         else:
-            plan.keep_q[t, a] = policies.mix_q[i]
+            plan.keep_q[t, a] = -1.0 if clear else policies.mix_q[i]
             plan.keep_main[t, a] = policies.mix_main[i]
             plan.keep_alt[t, a] = policies.mix_alt[i]
         i += 1
@@ -130,7 +140,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
     and leaves the roll values in ``R``."""
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
-    U, take_U = evaluation
+    U, take_U = evaluation.U, evaluation.take_U
     N = seats.players
     D = rules.dice
     p1 = node // seats.lead
@@ -197,6 +207,9 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                         j = take_index(duel_seats, take_row, bank_slot, pair)
                         takes = policies.duel_take[j, t, offered - 1, 0] \
                             > policies.duel_V[pair, 0] + EPS
+                    elif after_o == 0 and mode == MODEL:
+                        takes = evaluation.model_R[i, t, offered - 1] \
+                            > evaluation.model_fresh[i] + EPS
                     elif after_o == 0 and mode == CARD:
                         taker_score = scores[after // seats.lead]
                         takes = card_takes(card, t, offered) and \
@@ -216,19 +229,20 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
 
 @njit(cache=True)
 def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
-               classes, mode, card, last_cross):
-    """Every pair ``(o, node)`` of block ``b``: record the decisions, then
+               plans, mode, card, last_cross):
+    """Every pair ``(o, node)`` of block ``b``: record the decisions (in
+    ``plans``, two per node, their ``bank_q`` and ``keep_q`` -1), then
     solve the block's linear system exactly; returns the largest change of
     ``U``. ``mode`` says what D plays (TABLE: a check, D's chance is then
-    the table's; DUEL; CARD, the record ``card``, with ``last_cross[p]``
-    true where state ``p`` is on its last cross before a fall)."""
-    U, take_U = evaluation
+    the table's; DUEL; MODEL, the turn DP over ``policies.model_V``; CARD,
+    the record ``card``, with ``last_cross[p]`` true where state ``p`` is on
+    its last cross before a fall)."""
+    U, take_U = evaluation.U, evaluation.take_U
     N = seats.players
     D = rules.dice
     n0 = blocks.block_start[b]
     k = blocks.block_start[b + 1] - n0
     target = rules.target
-    plans = block_plan_compiled(2 * k, target, D, classes)
     vec_work = MultiWork(np.zeros((target, D + 1, N)), np.zeros((target, D + 1)),
                          np.zeros((a_rows, D + 1, N)), np.zeros((a_rows, D + 1)))
     duel_work = MultiWork(np.zeros((target, D + 1, 2)), np.zeros((target, D + 1)),
@@ -243,6 +257,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     out_duel = np.empty(2)
     table = MultiValues(policies.table_V, policies.table_take)
     duel = MultiValues(policies.duel_V, policies.duel_take)
+    model = MultiValues(policies.model_V, policies.model_take)
     pairs = N * k
     c = np.zeros(pairs)
     d = np.zeros(pairs)
@@ -259,11 +274,11 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         rows[i] = target if take_row_i >= 0 else target - moves.score[p1]
         # The table's decisions: its own turn DP, recorded.
         table_plan = _plan(plans, 2 * i)
-        _table_plan(policies, node, table_plan)
+        _table_plan(policies, node, table_plan, False)
         rotate_into(Z_vec, policies.table_V[rest * seats.P + moves.zero_next[p1]], N)
         turn_dp_vec(rules, dice, moves, table, seats, node, Z_vec, rows[i], vec_work,
                     table_plan, out_vec)
-        # D's own: the two-player DP against the leader, or the card.
+        # D's own: the two-player DP against the leader, the model's, or the card.
         leader = rest // seats.middle
         best = moves.score[leader]
         others = rest
@@ -272,17 +287,24 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             others //= seats.P
             if moves.score[p] >= best:
                 leader, best = p, moves.score[p]
-        duel_plan = _plan(plans, 2 * i + 1)
-        duel_plan.bank_q[:] = -1.0
-        duel_plan.keep_q[:] = -1.0
+        own_plan = _plan(plans, 2 * i + 1)
         if mode == CARD:
             card_plan(card, rules, dice, moves.score[p1], best, last_cross[p1], rows[i],
-                      duel_plan)
+                      own_plan)
         elif mode == DUEL:
             pair = p1 * seats.P + leader
             rotate_into(Z_duel, policies.duel_V[leader * seats.P + moves.zero_next[p1]], 2)
             turn_dp_vec(rules, dice, moves, duel, duel_seats, pair, Z_duel, rows[i], duel_work,
-                        duel_plan, out_duel)
+                        own_plan, out_duel)
+        elif mode == MODEL:
+            rotate_into(Z_vec, policies.model_V[rest * seats.P + moves.zero_next[p1]], N)
+            turn_dp_vec(rules, dice, moves, model, seats, node, Z_vec, rows[i], vec_work,
+                        own_plan, out_vec)
+            if take_row_i >= 0:
+                evaluation.model_fresh[take_row_i] = out_vec[0]
+                for t in range(rows[i]):
+                    for n in range(1, D):
+                        evaluation.model_R[take_row_i, t, n - 1] = vec_work.R[t, n, 0]
         for o in range(N):
             j = o * k + i
             s = blocks.succ_local[n0 + i]
@@ -318,6 +340,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     change = 0.0
     for i in range(k):
         node = blocks.node[n0 + i]
+        _table_plan(policies, node, _plan(plans, 2 * i), True)
         for o in range(N):
             change = max(change, abs(U[o, node] - x[o * k + i]))
             U[o, node] = x[o * k + i]
@@ -371,28 +394,56 @@ def block_plan_compiled(nodes, rows, D, classes):
 
 @njit(cache=True, parallel=True)
 def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
-               a_rows, classes, mode, card, last_cross, changes):
+               a_rows, pool, mode, card, last_cross, changes):
+    """The blocks of one level; each thread records its plans in its own
+    part of ``pool`` (allocating them per block cost more than the turns)."""
+    per_thread = len(pool.banked) // numba.config.NUMBA_NUM_THREADS
     for b in prange(b0, b1):
+        first = numba.get_thread_id() * per_thread
+        plans = NodeMix(pool.bank_q[first:first + per_thread],
+                        pool.bank_margin[first:first + per_thread],
+                        pool.banked[first:first + per_thread],
+                        pool.keep_q[first:first + per_thread],
+                        pool.keep_main[first:first + per_thread],
+                        pool.keep_alt[first:first + per_thread],
+                        pool.keep_margin[first:first + per_thread],
+                        pool.keep_chosen[first:first + per_thread])
         changes[b] = eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies,
-                                evaluation, a_rows, classes, mode, card, last_cross)
+                                evaluation, a_rows, plans, mode, card, last_cross)
 
 
 def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: int = 200,
                      model: bool = True) -> np.ndarray:
-    """D's chance in each seat (seat 1 first) when D plays the duel model
-    (``duel_solution``: the two-player table of the same rules, on the same
-    player states) and everyone else the N-player ``solution``; with
-    ``model=False`` D plays the table too (a check of the evaluation)."""
+    """D's chance in each seat (seat 1 first) when D plays the two-player
+    policy against the leader (``duel_solution``: the two-player table of
+    the same rules, on the same player states) and everyone else the
+    N-player ``solution``; with ``model=False`` D plays the table too (a
+    check of the evaluation)."""
     space = solution.space
     if duel_solution.space.size != space.size or \
             not np.array_equal(duel_solution.space.score, space.score):
         raise ValueError("the duel table must be on the N-player table's player states")
     duel = duel_values(duel_solution)
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
-                        *_mix_arrays(solution), duel.V, duel.take_values)
+                        *_mix_arrays(solution), duel.V, duel.take_values, *NO_MODEL)
     start = solution.node_of([solution.start_state()] * solution.players)
     return _evaluate(solution.rules, space, solution.players, policies,
                      DUEL if model else TABLE, None, start, tol, max_sweeps)
+
+
+def model_seat_values(solution, two, values: MultiValues | None = None, tol: float = 1e-12,
+                      max_sweeps: int = 200) -> np.ndarray:
+    """D's chance in each seat (seat 1 first) when D plays the race-of-duels
+    model (:mod:`solver.duels`, from ``two``, the two-player
+    table of the same rules on the same player states) and everyone else
+    the N-player ``solution``; or the turn DP over other ``values`` of every
+    turn start."""
+    values = model_values(two, solution.players) if values is None else values
+    policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
+                        *_mix_arrays(solution), *NO_MODEL, *values)
+    start = solution.node_of([solution.start_state()] * solution.players)
+    return _evaluate(solution.rules, solution.space, solution.players, policies, MODEL, None,
+                     start, tol, max_sweeps)
 
 
 def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
@@ -403,7 +454,7 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) 
     rules, space = solution.rules, solution.space
     duel = duel_values(solution)
     no_mix = [np.zeros(0, dtype=np.int64)] * 6 + [np.zeros(0)]
-    policies = Policies(duel.V, duel.take_values, *no_mix, duel.V, duel.take_values)
+    policies = Policies(duel.V, duel.take_values, *no_mix, duel.V, duel.take_values, *NO_MODEL)
     start_state = space.index_of_score(0)
     start = start_state * space.size + start_state
     return _evaluate(rules, space, 2, policies, TABLE if card is None else CARD,
@@ -421,17 +472,23 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
     if card is None:       # numba wants a record of the card's type all the same
         card = CardRules(np.zeros(rules.dice + 1, dtype=np.int64), 0, 1, *([0] * 9))
     take_shape = policies.table_take.shape[:3]
-    evaluation = Evaluation(np.zeros((N, len(policies.table_V))), np.zeros((N,) + take_shape))
+    modelled = mode == MODEL and rules.has_takeover
+    evaluation = Evaluation(np.zeros((N, len(policies.table_V))), np.zeros((N,) + take_shape),
+                            np.zeros(take_shape if modelled else (1, 1, 1)),
+                            np.zeros(take_shape[0] if modelled else 1))
     a_rows = pad(rules, rules.target_units)
     changes = np.zeros(len(blocks.block_start) - 1)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     last_cross = last_cross_states(rules, space)
     sweep_changes = []
+    largest = int(np.max(np.diff(blocks.block_start)))
+    pool = block_plan_compiled(2 * largest * numba.config.NUMBA_NUM_THREADS,
+                               rules.target_units, rules.dice, len(dice.prob))
     for _ in range(max_sweeps):
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, len(dice.prob), mode, card, last_cross, changes)
+                       evaluation, a_rows, pool, mode, card, last_cross, changes)
         sweep_changes.append(float(changes.max()))
         if not has_falls or error_bound(sweep_changes) < tol:
             break

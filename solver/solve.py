@@ -93,8 +93,17 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
 def in_reach(rules: Rules, players: int) -> bool:
     """Whether the exact game of ``players`` fits: two players always do,
     more while their start values stay within MAX_PLAYER_BYTES."""
-    return players == 2 or \
-        estimated_table_bytes(rules, "exact", players, compressed=False) <= MAX_PLAYER_BYTES
+    if players == 2:
+        return True
+    # A bound that answers without building the states (1 s for dix-mille at
+    # 10,000): every score from the entry up is a player state, and with
+    # crosses so is (at least half of) every pair of such a score and a lower
+    # previous one.
+    entered = rules.target_units - rules.entry_units
+    states = max(entered + 1, entered * (entered - 1) // 4 if rules.crosses else 0)
+    if 8 * players * states ** players > MAX_PLAYER_BYTES:
+        return False
+    return estimated_table_bytes(rules, "exact", players, compressed=False) <= MAX_PLAYER_BYTES
 
 
 def solve_players_game(rules: Rules, players: int, memory: str | None = None, progress=None,

@@ -24,8 +24,8 @@ the page dropping its last entry, and a restarted server loses nothing.
     what ``farkle advise --json`` prints for the same options.
 
 With more players than the game's exact tables hold, advice comes from
-the two-player table as ``farkle advise`` gives it (the duel model,
-:class:`solver.advice.DuelAdvisor`). A request the game cannot take is a
+the two-player table as ``farkle advise`` gives it (the race-of-duels
+model, :class:`solver.duels.DuelsAdvisor`). A request the game cannot take is a
 :class:`BadRequest` (HTTP 400), a game without its table a
 :class:`MissingTable` (HTTP 404); both carry one line for the page.
 """
@@ -36,7 +36,8 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from .advice import Advisor, DuelAdvisor, lines_of
+from .advice import Advisor, lines_of
+from .duels import DuelsAdvisor
 from .errors import UsageError
 from .play import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from .rules import GAMES, Rules
@@ -97,7 +98,7 @@ class TableDesk:
 
     def advisor(self, rules: Rules, players: int) -> Advisor:
         """The exact table of ``players`` when it is here, else (three or
-        more players) the duel model on the two-player table."""
+        more players) the race-of-duels model on the two-player table."""
         key = (rules.name, players)
         if key not in self._advisors:
             self._advisors[key] = self._load(rules, players)
@@ -113,7 +114,7 @@ class TableDesk:
             raise MissingTable(f"{rules.name} has no table here yet: make it with: "
                                f"{self._command(rules)}")
         solution = read_table(path, expect=rules)
-        return Advisor(solution) if players == 2 else DuelAdvisor(solution, players)
+        return Advisor(solution) if players == 2 else DuelsAdvisor(solution, players)
 
     # ------------------------------------------------------- the questions
     def play(self, body: dict) -> dict:

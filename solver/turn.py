@@ -95,8 +95,9 @@ def bank_values(rules, moves, values, m, w, Z):
     return B
 
 
-def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows):
-    """The module's equations in plain numpy (no slopes): ``(R, A, B)``.
+def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows, bank=None):
+    """The module's equations in plain numpy (no slopes): ``(R, A, B)``;
+    ``bank`` replaces :func:`bank_values` (a model's prices of the banks).
 
     One answer at the table needs one turn replayed, and importing numba and
     loading its compiled kernels costs more than half a second; this version
@@ -106,7 +107,7 @@ def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows):
     D = rules.dice
     score = int(moves.score[m])
     T = rules.target - score
-    B = bank_values(rules, moves, values, m, w, Z)
+    B = bank_values(rules, moves, values, m, w, Z) if bank is None else bank
     R = np.zeros((roll_rows, D + 1))
     A = np.ones((a_rows, D + 1))
     reach = values.reach[w]

@@ -76,12 +76,21 @@ cycles (period about 60 sweeps, changes ~1e-3) at the scores (0, 0, 850) and
 
 With N = 2 this is the two-player game: component 0 is the two-player
 reference's ``W`` (the tests check it) and the components add up to 1.
+
+Given mixed decisions (``mixed``, :class:`Mixed`: a bank taken with
+probability ``q`` at ``(turn start, t, u)``; a roll's keep ``alt`` taken
+with probability ``q`` and ``main`` otherwise at ``(turn start, t, roll)``),
+the sweeps play them as given and best responses everywhere else. A cycle
+of best responses is broken where the mixed decisions are those of an
+equilibrium; the tests then check the equilibrium conditions on these
+values, which owe nothing to the fast solver but the probabilities.
 """
 
 from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -92,6 +101,32 @@ from solver.rules import Rules
 
 TIE = 1e-12
 """Two choices within this of each other (for the deciding player) are a tie."""
+
+
+class Mixed(NamedTuple):
+    """Mixed decisions, sorted by key: banks at key ``(state * T + t) * dice
+    + u`` banked with probability ``bank_q``; keeps at key ``(state * T + t)
+    * rolls + r`` (``rolls``: every roll of ``roll_arrays``), where ``alt``
+    is taken with probability ``keep_q`` and ``main`` otherwise (indices of
+    ``roll_arrays``' keeps)."""
+    bank_key: np.ndarray
+    bank_q: np.ndarray
+    keep_key: np.ndarray
+    keep_main: np.ndarray
+    keep_alt: np.ndarray
+    keep_q: np.ndarray
+
+    @classmethod
+    def none(cls) -> "Mixed":
+        ints, floats = np.zeros(0, np.int64), np.zeros(0)
+        return cls(ints, floats, ints, ints, ints, floats)
+
+
+@njit(cache=True)
+def find(keys, key):
+    """Position of ``key`` in the sorted ``keys``, or -1."""
+    i = np.searchsorted(keys, key)
+    return i if i < len(keys) and keys[i] == key else -1
 
 
 # ------------------------------------------------------------------ sweep
@@ -108,7 +143,7 @@ def rotate(v, out):
 
 @njit(cache=True, parallel=True)
 def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice, exact,
-          forced, roll_first, prob, keep_first, pts, used, win):
+          forced, mixed, roll_first, prob, keep_first, pts, used, win):
     """One Jacobi sweep: ``W_new``, ``R_new`` from ``W``, ``R``; returns, for
     each state, the largest change of any component of its ``W`` and ``R``.
 
@@ -153,6 +188,19 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
                         for k in range(N):
                             value[k] += prob[r] * Z[k]
                         continue
+                    m = find(mixed.keep_key, (state * T + t) * len(prob) + r) \
+                        if len(mixed.keep_key) else -1
+                    if m >= 0:                              # a mixed keep, as given
+                        q = mixed.keep_q[m]
+                        for choice, weight in ((mixed.keep_main[m], 1.0 - q),
+                                               (mixed.keep_alt[m], q)):
+                            if win[choice]:
+                                value[0] += prob[r] * weight
+                            else:
+                                for k in range(N):
+                                    value[k] += prob[r] * weight * after[
+                                        t + pts[choice], n - used[choice], k]
+                        continue
                     # the best component 0 among the keeps ...
                     best0 = -1.0
                     for k in range(first, last):
@@ -189,6 +237,13 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
                     if can_take[taker] and 1 <= u <= dice - 1 and R[nxt, t, u, 0] > W[nxt, 0] + TIE:
                         next_start = R[nxt, t, u]   # the next player takes over
                     rotate(next_start, bank)
+                    m = find(mixed.bank_key, (state * T + t) * dice + u) \
+                        if len(mixed.bank_key) else -1
+                    if m >= 0:                      # a mixed bank, as given
+                        q = mixed.bank_q[m]
+                        for k in range(N):
+                            after[t, u, k] = q * bank[k] + (1.0 - q) * roll[k]
+                        continue
                     if bank[0] >= roll[0] - TIE:    # a tie banks
                         after[t, u, :] = bank
                         continue
@@ -271,9 +326,10 @@ sweeps as a whole do not converge (longer than the cycles seen: ~60 sweeps)."""
 
 
 def reference_solve_n(rules: Rules, players: int, tol: float = 1e-13,
-                      max_sweeps: int = 1_000) -> ReferenceN:
+                      max_sweeps: int = 1_000, mixed: Mixed | None = None) -> ReferenceN:
     """Value iteration (Jacobi) for ``players`` players until the largest
-    change is below ``tol``, or ``max_sweeps`` (then ``converged`` is False).
+    change is below ``tol``, or ``max_sweeps`` (then ``converged`` is False);
+    ``mixed`` decisions are played as given (module docstring).
     The games tried that settle needed at most 343 sweeps at ``tol = 1e-13``
     (an exact target: a player just short of it mostly rolls a zero turn, so
     a turn start that passes the move round to itself gains ~10% a sweep)."""
@@ -293,7 +349,8 @@ def reference_solve_n(rules: Rules, players: int, tol: float = 1e-13,
     with numba_threads(None if work >= PARALLEL_WORK else 1):
         for sweeps in range(1, max_sweeps + 1):
             change = sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T,
-                           dice, rules.exact_target, rules.hot_dice_forced, *arrays)
+                           dice, rules.exact_target, rules.hot_dice_forced,
+                           mixed or Mixed.none(), *arrays)
             W, W_new, R, R_new = W_new, W, R_new, R
             if change.max() < tol:
                 converged = True

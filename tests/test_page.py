@@ -344,7 +344,7 @@ def test_a_game_of_cinq_mille_by_clicking(page):
     assert not page.css("#play").is_displayed()
 
 
-@pytest.mark.parametrize("players, model", [(3, None), (4, "duel")])
+@pytest.mark.parametrize("players, model", [(3, None), (4, "duels")])
 def test_more_players_one_line_each(page, players, model):
     names = ["Ann", "Bob", "Cy", "Di"][:players]
     state = page.start("cinq-mille", names)
@@ -354,9 +354,9 @@ def test_more_players_one_line_each(page, players, model):
                                         for seat in range(players)}
     assert [li.text.split()[0] for li in page.all("#legend li")] == names
     if model:
-        assert "duel" in page.text("#model")
+        assert "duels" in page.text("#model")
     # Ann scores nothing; Bob's turn: each player known at the new point too
-    # (the duel model knows the mover's chance only).
+    # (the model knows the mover's chance only).
     state = page.roll(2, 3, 4, 6, 6)
     assert state["mover"] == 1
     assert page.expect_chart(state) == {seat: 2 if model is None else int(seat < 2)

@@ -230,11 +230,11 @@ def test_house_rules_come_first_and_nothing_is_written(server, house):
     assert sorted(p.name for p in tables.iterdir()) == ["dix-small-800.h5"]
 
 
-def test_the_duel_model_with_more_players_than_tables(server):
+def test_the_model_with_more_players_than_tables(server):
     status, answer = server.ask("/api/game", {"game": "pig", "players": 4,
                                               "entries": [{"dice": [4]}]})
-    assert status == 200 and answer["model"] == "duel"
-    assert "duel with the leader" in answer["advice"]["note"]
+    assert status == 200 and answer["model"] == "duels"
+    assert "independent duels" in answer["advice"]["note"]
     # The model knows the mover's chance only.
     assert answer["chart"][0]["chances"][1:] == [None, None, None]
 

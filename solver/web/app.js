@@ -143,8 +143,8 @@ function updateSetup() {
   }
   const pinfo = $("players-info");
   if (g && g.table && players > 2 && !(g.exact_players || []).includes(players)) {
-    pinfo.textContent = `No exact ${players}-player table: the advice is the duel model's ` +
-      `(the two-player table against the leader).`;
+    pinfo.textContent = `No exact ${players}-player table: the advice is the model's ` +
+      `(a race of independent duels with each player, from the two-player table).`;
   } else if (g && g.table) {
     pinfo.textContent = `Exact ${players}-player table.`;
   } else {
