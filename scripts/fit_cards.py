@@ -24,7 +24,9 @@ table solved first if missing) and measures it, and the simple rules, at
 the game's own target: the loss reported is always the game's own;
 ``--fields NAMES`` searches the named fields alone, and ``--from-stored``
 starts from the stored card instead of the first guess; ``--tol`` loosens
-the evaluations' tolerance (sweeps, where a game has falls).
+the evaluations' tolerance (sweeps, where a game has falls);
+``--card-only`` and ``--simple-only`` split one game's measurements into
+two runs (dix-mille: about half an hour per evaluation).
 
 Writes ``solver/cards.json`` (game -> card, loss, seats, the simple rules'
 losses) and prints a markdown table with the machine and the command.
@@ -78,12 +80,18 @@ def first_guess(solution) -> Card:
     bank = tuple(int(np.median(v)) * unit if v else rules.target // 2 for v in smallest.values())
     return Card(rules.name, bank, gap_step=max(unit, rules.target // 10 // unit * unit),
                 open_at=rules.entry,
-                # One unit: where every searched card ended (the four
-                # cinq-mille games), and best of 0, 1, 2 and 4 units for
-                # quinze-mille-free-keep's first guess (BENCHMARKS.md).
-                die_worth=unit if rules.keep_rule == "any" and rules.dice > 1 else 0,
+                # One unit a die: where every searched card ended when a
+                # die had one worth (the four cinq-mille games), and best
+                # of 0, 1, 2 and 4 units for quinze-mille-free-keep's first
+                # guess (BENCHMARKS.md).
+                left_worth=tuple(unit * k for k in range(1, rules.dice + 1))
+                if chooses_keeps(rules) else (),
                 take_at=20 * unit if rules.has_takeover else 0,
                 take_die=2 * unit if rules.has_takeover else 0)
+
+
+def chooses_keeps(rules) -> bool:
+    return rules.keep_rule == "any" and rules.dice > 1
 
 
 def fields_to_fit(rules) -> list[str]:
@@ -91,8 +99,8 @@ def fields_to_fit(rules) -> list[str]:
         "behind", "gap_step", "chase_within", "chase_add", "race_within"]
     if rules.entry:
         names.append("open_at")
-    if rules.keep_rule == "any" and rules.dice > 1:
-        names.append("die_worth")
+    if chooses_keeps(rules):
+        names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from"]
     if rules.has_takeover:
         names += ["take_at", "take_die"]
     if rules.crosses:
@@ -102,15 +110,29 @@ def fields_to_fit(rules) -> list[str]:
     return names
 
 
+PER_DICE = {"bank": "bank", "left": "left_worth"}
+"""Fields named by a prefix and a number of dice (``bank3``, ``left2``):
+the card's tuple it indexes."""
+
+
+def _per_dice(name: str):
+    for prefix, tuple_name in PER_DICE.items():
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            return tuple_name, int(name[len(prefix):]) - 1
+    return None, None
+
+
 def get(card: Card, name: str) -> int:
-    return card.bank[int(name[4:]) - 1] if name.startswith("bank") else getattr(card, name)
+    tuple_name, i = _per_dice(name)
+    return getattr(card, tuple_name)[i] if tuple_name else getattr(card, name)
 
 
 def put(card: Card, name: str, value: int) -> Card:
-    if name.startswith("bank"):
-        bank = list(card.bank)
-        bank[int(name[4:]) - 1] = value
-        return dataclasses.replace(card, bank=tuple(bank))
+    tuple_name, i = _per_dice(name)
+    if tuple_name:
+        values = list(getattr(card, tuple_name))
+        values[i] = value
+        return dataclasses.replace(card, **{tuple_name: tuple(values)})
     return dataclasses.replace(card, **{name: value})
 
 
@@ -165,8 +187,10 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
     out = {f"threshold:{hold}": Card(rules.name, (hold,) * D, open_at=max(rules.entry, hold))}
     if rules.entry:
         out["bank once entered"] = Card(rules.name, (rules.entry,) * D, open_at=rules.entry)
-    if rules.keep_rule == "any" and D > 1:
-        out["always keep everything"] = dataclasses.replace(card, die_worth=-rules.target)
+    if chooses_keeps(rules):
+        out["always keep everything"] = dataclasses.replace(
+            card, left_worth=tuple(-rules.target * k for k in range(1, D + 1)),
+            most_points_from=0)
     return out
 
 
@@ -201,13 +225,16 @@ def main(argv=None) -> int:
                         "a loss given to 0.01 point and saves sweeps where a game has falls")
     parser.add_argument("--fields", metavar="NAMES",
                         help="search these fields alone (comma-separated, as in the card: "
-                        "bank1.., die_worth, take_at, ...), where one evaluation takes minutes")
+                        "bank1.., left1.., take_at, ...), where one evaluation takes minutes")
     parser.add_argument("--from-stored", action="store_true",
                         help="start from the game's card in solver/cards.json, not the first "
                         "guess")
     parser.add_argument("--simple-only", action="store_true",
                         help="measure the simple rules alone and store them beside the game's "
                         "card (a second process, where one evaluation takes half an hour)")
+    parser.add_argument("--card-only", action="store_true",
+                        help="measure the card alone, the simple rules later with --simple-only "
+                        "(where each evaluation takes half an hour)")
     parser.add_argument("--fit-target", type=int, metavar="POINTS",
                         help="fit at this smaller target (where one evaluation at the game's "
                         "own target takes minutes), then measure at the game's own")
@@ -266,6 +293,8 @@ def main(argv=None) -> int:
         # Saved now and after each simple rule: where one evaluation takes
         # half an hour, an interrupted run keeps what it measured.
         save(name, cards[name])
+        if args.card_only:
+            continue
         measure_simple(solution, card, args.tol, simple, lambda: save(name, cards[name]))
     print(f"Machine: {machine()}. Command: `python scripts/fit_cards.py "
           f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")

@@ -26,7 +26,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         loss = entry["loss"]
         first, second = loss["seats"]
         simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
-                           for label, s in entry["simple"].items())
+                           for label, s in entry["simple"].items()) or "not measured yet"
         unsearched = (" (first guess, not searched)" if loss.get("evaluations") == 1 else
                       f" (first guess; searched: {', '.join(loss['searched_only'])})"
                       if "searched_only" in loss else "")
@@ -56,11 +56,13 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
         "total reaches a threshold per number of dice in hand, moved by whole steps of the "
         "score gap, raised when the opponent nears the target, and dropped altogether in a "
-        "race to the end; a fixed worth per die left to roll decides between keeps; an offer "
-        "is taken when its total plus a worth per die reaches a threshold (`solver.card`). Its "
-        "parameters are whole multiples of the unit, fitted to the table by a coordinate "
-        "search (`scripts/fit_cards.py`). Each candidate is scored exactly: the card is a "
-        "fixed policy, its opponent plays the table, and the chance of each is a linear system "
+        "race to the end (and never where a bank would leave the score where it is); a worth "
+        "for each number of dice left to roll decides between keeps, up to a turn total from "
+        "which the most points do; an offer is taken when its total plus a worth per die "
+        "reaches a threshold (`solver.card`). Its parameters are whole multiples of the "
+        "unit, fitted to the table by a coordinate search (`scripts/fit_cards.py`). Each "
+        "candidate is scored exactly: the card is a fixed policy, its opponent plays the "
+        "table, and the chance of each is a linear system "
         "solved level by level as the game itself is (`solver.seat_value`), so the search "
         "compares cards without sampling noise; `farkle simulate --a card --b optimal` agrees "
         f"within its standard error (a test). {ref} gives each card's loss; the goal was at "
@@ -74,7 +76,60 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     return "\n\n".join([lead, "```\n" + card.text(get_rules(example), cards[example]["loss"])
                          + "\n```",
                         table(["game", "card loses (pp)", "card first / second",
-                               "simple rules lose (pp)"], rows, "lrll"), caption, figure])
+                               "simple rules lose (pp)"], rows, "lrll"), caption,
+                        *where_lost(N, tabs, cards, games), figure])
+
+
+def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
+    """The loss of each card split by the decisions that lose it
+    (:mod:`solver.card_regret`, games without take-over or crosses): a
+    paragraph and a table."""
+    from solver.card import Card
+    from solver.card_regret import card_regret
+    shown = [n for n in cards if n in games and not games[n].rules.has_takeover
+             and not games[n].rules.crosses]
+    if not shown:
+        return []
+    rows = []
+    for name in shown:
+        regret = card_regret(games[name].solution, Card.from_dict(cards[name]["card"]),
+                             REGRET_GAMES, seed=1)
+        key = f"card/{name}/regret"
+        loss, stderr = regret.loss()
+        by_kind = regret.by("kind")
+        (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),
+                                       key=lambda item: item[1])
+        worst = (f"{'keep' if kind == 'keep' else 'bank or roll'} with "
+                 f"{N(f'{key}/worst_dice', dice, 'int')} {'die' if dice == 1 else 'dice'}")
+        rows.append([games[name].label,
+                     f"{N(f'{key}/loss', loss, 'ppabs')} ± {N(f'{key}/stderr', stderr, 'ppabs')}",
+                     N(f"{key}/exact", cards[name]["loss"]["loss"], "ppabs"),
+                     N(f"{key}/keeps", by_kind.get(("keep",), 0.0), "ppabs"),
+                     N(f"{key}/banks", by_kind.get(("bank",), 0.0), "ppabs"),
+                     f"{worst} ({N(f'{key}/worst', worst_loss, 'ppabs')})"])
+    ref = tabs.peek()
+    text = (
+        "Where a card loses. Against the table's player a card's player faces a decision "
+        "process whose best values are the table's own, so by the performance difference "
+        "lemma (Kakade and Langford [5]) the card's loss is the expected sum, over the "
+        "decisions of a game it plays, of what each costs against the best choice there, both "
+        "valued by the table (`solver.card_regret`). Sampling games splits the loss by "
+        f"decision; the sum checks itself against the exact loss ({ref}). Ranking keeps by "
+        "points plus a worth per die left to roll lost most of what the first cards gave up: "
+        "a die left is worth much more when it buys a roll of every die than when one or two "
+        "remain (they are mostly banked), and little once the turn total is high enough to bank "
+        "soon, so the cards now carry a worth for each number of dice left and a turn total "
+        "from which they keep the most points.")
+    caption = tabs.caption(
+        f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
+        "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
+        "bank-or-roll decisions, and the costliest kind of decision by dice in hand.")
+    return [text, table(["game", "sampled loss (pp)", "exact loss (pp)", "in keeps",
+                         "in banks", "costliest"], rows, "lrrrrl"), caption]
+
+
+REGRET_GAMES = 4000
+"""Games sampled per card for the split of its loss."""
 
 
 def departures(figs, cards: dict, games: dict) -> str:

@@ -17,11 +17,16 @@ with ``n`` dice in hand:
           - last_cross     on the last cross before a fall
 
 A keep (where the game lets one choose) is the one with the most
-``points + die_worth * dice then in hand`` (all dice after hot dice), a
-keep that wins first and one that overshoots an exact target last. An offer
+``points + left_worth[k]``, ``k`` the dice it leaves to roll (all of them
+after hot dice; ``left_worth`` is 0 where the card has none), or the most
+points alone once the turn total before the roll is ``most_points_from``
+or more; of two keeps ranked alike, the one that leaves more dice; a keep
+that wins first and one that overshoots an exact target last. An offer
 of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 ``t + take_die * n >= take_at``. Where the rules forbid a bank (the entry,
-forced hot dice) or the simulator's guards refuse it, the card rolls on.
+forced hot dice) or a bank would leave the score where it is (at a cap
+short of the target), the card rolls on; it takes no offer from which
+every keep overshoots.
 
 The functions below are plain Python over a :class:`CardRules` record (units)
 so that the compiled evaluation (:mod:`solver.seat_value`) wraps them with
@@ -41,6 +46,7 @@ import numpy as np
 
 from .errors import UsageError
 from .rules import Rules
+from .turn_rules import OVERSHOOT, WIN, TurnRules, bank_changes_nothing, dice_left, keep_result
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
@@ -49,12 +55,17 @@ class CardRules(NamedTuple):
     """A card in units, for the compiled evaluation: ``bank[n]`` for n = 0..D
     (index 0 unused)."""
     bank: np.ndarray
+    left_worth: np.ndarray
+    """``left_worth[k]``: a keep's worth of ``k`` dice left to roll (index 0
+    unused)."""
     behind: int
     gap_step: int
     chase_within: int
     chase_add: int
     open_at: int
-    die_worth: int
+    most_points_from: int
+    """From this turn total (before the roll) dice left are worth nothing;
+    0: never."""
     take_at: int
     take_die: int
     last_cross: int
@@ -85,9 +96,14 @@ def card_banks(card, shift, score, opponent, turn_total, in_hand, target, exact)
     return exact and card.finish_within > 0 and target - score - turn_total <= card.finish_within
 
 
-def keep_score(card, units, dice_after):
-    """How the card ranks a keep that neither wins nor overshoots."""
-    return units + card.die_worth * dice_after
+def keep_score(card, turn_total, units, dice_after):
+    """How the card ranks a keep of ``units`` points from ``turn_total``
+    that neither wins nor overshoots; of two keeps ranked alike, the one
+    that leaves more dice (the fraction: a worth is whole units)."""
+    tie_break = dice_after / 1024
+    if card.most_points_from > 0 and turn_total >= card.most_points_from:
+        return units + tie_break
+    return units + card.left_worth[dice_after] + tie_break
 
 
 def card_takes(card, offer_total, offer_dice):
@@ -105,7 +121,14 @@ class Card:
     chase_within: int = 0
     chase_add: int = 0
     open_at: int = 0
-    die_worth: int = 0
+    left_worth: tuple[int, ...] = ()
+    """What a keep's dice left to roll are worth, for 1, 2, ... dice left
+    (all the dice after hot dice); () where the card has no keep rule. A
+    die's worth depends on how many there are: one die left is mostly
+    banked, the fifth buys a roll of every die."""
+    most_points_from: int = 0
+    """With this turn total or more before the roll, keep the most points
+    (the dice left are soon banked); 0: never."""
     take_at: int = 0
     take_die: int = 0
     last_cross: int = 0
@@ -119,12 +142,17 @@ class Card:
             return -(-points // u)
         if len(self.bank) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
+        if self.left_worth and len(self.left_worth) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
+        left = [units(w) if w >= 0 else -units(-w) for w in self.left_worth or (0,) * rules.dice]
         return CardRules(np.array([0] + [units(b) for b in self.bank], dtype=np.int64),
+                         np.array([0] + left, dtype=np.int64),
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
                          units(self.chase_add),
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
-                         units(self.die_worth), units(self.take_at), units(self.take_die),
+                         units(self.most_points_from),
+                         units(self.take_at), units(self.take_die),
                          units(self.last_cross), units(self.finish_within),
                          units(self.race_within))
 
@@ -136,7 +164,25 @@ class Card:
         fields = {f.name for f in dataclasses.fields(cls)}
         values = {k: v for k, v in data.items() if k in fields}
         values["bank"] = tuple(values["bank"])
+        values["left_worth"] = tuple(values.get("left_worth", ()))
+        if data.get("die_worth") and not values["left_worth"]:
+            # A card fitted before dice left had a worth each: so much a die.
+            values["left_worth"] = tuple(data["die_worth"] * k
+                                         for k in range(1, len(values["bank"]) + 1))
         return cls(**values)
+
+    def _keep_text(self) -> list[str]:
+        worth = list(self.left_worth) or [0]
+        if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
+            lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
+        else:
+            lines = ["Keep: the most points + what the dice left to roll are worth:",
+                     "  " + " | ".join(f"{k}: {w:,}" for k, w in
+                                       reversed(list(enumerate(worth, start=1))))]
+        if self.most_points_from:
+            lines.append(f"  with {self.most_points_from:,} or more set aside: the most points")
+        lines[-1] += "."
+        return lines
 
     def text(self, rules: Rules, loss: dict | None = None) -> str:
         """The card as a person reads it at the table (under 15 lines)."""
@@ -166,8 +212,12 @@ class Card:
         if rules.exact_target and self.finish_within:
             lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
                          f"{rules.target:,}")
+        if rules.score_cap_units is not None:
+            cap = rules.score_cap_units * rules.unit
+            lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
+                         "roll on")
         if rules.keep_rule == "any" and rules.dice > 1:
-            lines.append(f"Keep: the most points + {self.die_worth:,} for each die left to roll.")
+            lines += self._keep_text()
         if rules.has_takeover:
             lines.append("Take over: " + (
                 "never." if not self.take_at else
@@ -211,13 +261,13 @@ def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int
     leader = max(getattr(o, "score", o) for o in opponents) // unit
     shift = threshold_shift(card, score, leader, on_last_cross(rules, me), rules.target_units)
     return card_banks(card, shift, score, leader, turn // unit, dice, rules.target_units,
-                      rules.exact_target)
+                      rules.exact_target) and \
+        not bank_changes_nothing(TurnRules.of(rules), score, turn // unit)
 
 
 def card_keep(card: CardRules, rules: Rules, me, turn: int, dice: int, options):
     """The keep the card picks among ``options`` (:class:`solver.dice.Keep`
     values) after a roll of ``dice`` dice with ``turn`` points set aside."""
-    from .turn_rules import OVERSHOOT, WIN, TurnRules, dice_left, keep_result
     turn_rules, unit = TurnRules.of(rules), rules.unit
     score = getattr(me, "score", me) // unit
 
@@ -227,7 +277,8 @@ def card_keep(card: CardRules, rules: Rules, me, turn: int, dice: int, options):
             return float("inf")
         if result == OVERSHOOT:
             return -float("inf")
-        return keep_score(card, option.points // unit, dice_left(turn_rules, dice, option.used))
+        return keep_score(card, turn // unit, option.points // unit,
+                          dice_left(turn_rules, dice, option.used))
     return max(options, key=rank)
 
 

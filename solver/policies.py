@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from .compiled_rules import dice_left, may_bank, drop_stale_caches
-from .card import card_banks, card_takes, threshold_shift
+from .card import card_banks, card_takes, keep_score, threshold_shift
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
@@ -244,7 +244,9 @@ class PolicyTables(NamedTuple):
     """The decision tables by slot, as the compiled loop reads them:
     value ``V[slot, t, n]``, ``bank``, ``take`` (uint8), overshoot value
     ``Z[slot]`` and win value ``win[slot]``; and per seat the policy kind
-    (``kinds``: TABLE, OPTIMAL, RANDOM) and whether its guards are on."""
+    (``kinds``: TABLE, OPTIMAL, RANDOM) and whether its guards are on;
+    ``points_from[slot]``: the turn total from which a keep is worth its
+    points alone (a card's ``most_points_from``; :data:`NEVER` elsewhere)."""
     V: np.ndarray
     bank: np.ndarray
     take: np.ndarray
@@ -252,6 +254,11 @@ class PolicyTables(NamedTuple):
     win: np.ndarray
     kinds: np.ndarray
     guards: np.ndarray
+    points_from: np.ndarray
+
+
+NEVER = np.iinfo(np.int64).max
+"""A turn total no turn reaches."""
 
 
 class TableStore:
@@ -265,6 +272,7 @@ class TableStore:
         self.take = np.zeros((slots, rows, D + 1), dtype=np.uint8)
         self.Z = np.zeros(slots)
         self.win = np.ones(slots)
+        self.points_from = np.full(slots, NEVER, dtype=np.int64)
         self.used = 2
         self.kinds = np.array([p.code for p in policies], dtype=np.int64)
         self.guards = np.array([p.guards for p in policies], dtype=np.bool_)
@@ -282,16 +290,17 @@ class TableStore:
         return self.V[0].nbytes + self.bank[0].nbytes + self.take[0].nbytes + 16
 
     def grow(self, slots: int) -> None:
-        for name in ("V", "bank", "take", "Z", "win"):
+        for name in ("V", "bank", "take", "Z", "win", "points_from"):
             old = getattr(self, name)
-            new = np.zeros((slots,) + old.shape[1:], dtype=old.dtype)
+            new = np.full((slots,) + old.shape[1:], NEVER if name == "points_from" else 0,
+                          dtype=old.dtype)
             new[:len(old)] = old
             setattr(self, name, new)
 
     def record(self) -> PolicyTables:
         """The tables as one record (again after :meth:`grow`)."""
         return PolicyTables(self.V, self.bank, self.take, self.Z, self.win, self.kinds,
-                            self.guards)
+                            self.guards, self.points_from)
 
 
 # ------------------------------------------------------- the optimal policy
@@ -423,7 +432,7 @@ class CardCache(OptimalCache):
         self.last_cross = last_cross_states(rules, solution.space)
         rows, D = rules.target_units, rules.dice
         t, n = np.arange(rows)[:, None], np.arange(D + 1)[None, :]
-        self.value = (t + self.card.die_worth * n).astype(float)
+        self.value = keep_score(self.card, 0, t, n).astype(float)
         self.take = np.array([[card_takes(self.card, i, k) and k > 0 for k in range(D + 1)]
                               for i in range(rows)], dtype=np.uint8)
 
@@ -441,6 +450,7 @@ class CardCache(OptimalCache):
         store.win[slot] = 1e300
         store.bank[slot] = bank
         store.take[slot] = self.take
+        store.points_from[slot] = card.most_points_from or NEVER
         self.replays += 1
 
 

@@ -43,7 +43,8 @@ from numba import njit, prange
 
 from . import game, multi_kernel
 from . import card as card_module
-from .compiled_rules import keep_result, may_bank, offer, offer_only_overshoots, drop_stale_caches
+from .compiled_rules import (bank_changes_nothing, keep_result, may_bank, offer,
+                             offer_only_overshoots, drop_stale_caches)
 from .dice import keep_table
 from .duels import duel_values, model_values
 from .game import error_bound, solve_functional
@@ -359,7 +360,8 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
             plan.banked[t, n] = card_banks(card, shift, score, opponent, t, n, rules.target,
-                                           rules.exact)
+                                           rules.exact) and \
+                not bank_changes_nothing(rules, score, t)
     for t in range(rows):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
@@ -370,7 +372,7 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
                 elif result == OVERSHOOT:
                     value = -1e300
                 else:
-                    value = keep_score(card, keep_units[k], keep_col[k])
+                    value = keep_score(card, t, keep_units[k], keep_col[k])
                 if value > best:
                     best, chosen = value, k
             plan.keep_chosen[t, r] = chosen
@@ -470,7 +472,8 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
     turn = TurnRules.of(rules)
     moves = space.moves()
     if card is None:       # numba wants a record of the card's type all the same
-        card = CardRules(np.zeros(rules.dice + 1, dtype=np.int64), 0, 1, *([0] * 9))
+        none = np.zeros(rules.dice + 1, dtype=np.int64)
+        card = CardRules(none, none, 0, 1, *([0] * 9))
     take_shape = policies.table_take.shape[:3]
     modelled = mode == MODEL and rules.has_takeover
     evaluation = Evaluation(np.zeros((N, len(policies.table_V))), np.zeros((N,) + take_shape),

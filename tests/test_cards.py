@@ -119,12 +119,14 @@ def test_the_table_evaluated_as_a_policy_is_the_table(pig20, rules):
                                    abs=1e-12)
 
 
-def test_stored_pig_card_loss_is_the_evaluation():
-    """solver/cards.json's Pig loss is the exact evaluation of its card
-    against the committed table (a stale file after a change of the card's
-    rule fails here: run python scripts/fit_cards.py pig)."""
+@pytest.mark.parametrize("game", ["pig", "cinq-mille", "cinq-mille-exact"])
+def test_stored_card_loss_is_the_evaluation(game):
+    """solver/cards.json's loss of a game with a committed table is the
+    exact evaluation of its card against that table (a stale file after a
+    change of the card's rule fails here: run python scripts/fit_cards.py
+    GAME --from-stored --rounds 0)."""
     from solver.tables import default_path, read_table
-    rules = get_rules("pig")
+    rules = get_rules(game)
     card, loss, _ = card_for(rules)
     values = card_seat_values(read_table(default_path(rules), rules, lazy_take=False), card)
     assert loss["seats"] == pytest.approx(list(values), abs=1e-12)
@@ -161,8 +163,8 @@ def test_card_command_prints_the_card():
 def test_card_command_refuses_a_game_without_a_card_in_one_line():
     out = farkle("card", "pig", "--players", "9")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
-    missing = [name for name in ("dix-mille", "quinze-mille", "cinq-mille")
-               if name not in stored_cards()]
+    from solver.rules import GAMES
+    missing = [name for name in GAMES if name not in stored_cards()]
     if missing:
         out = farkle("card", missing[0])
         assert out.returncode == 2 and "no strategy card" in out.stderr

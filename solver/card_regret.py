@@ -1,0 +1,179 @@
+"""Where a strategy card's loss goes: its regret, decision by decision.
+
+The card's player D plays against the two-player table's player. Against
+that fixed opponent D faces a Markov decision process whose optimal value
+is the table's ``W`` and whose optimal action values are the table's own
+turn arrays (:func:`solver.solution.replay`): ``K(k) = A[t + points_k,
+col_k]`` for a keep, ``B(t, n)`` for a bank, ``R(t, n)`` for a roll. By the
+performance difference lemma (Kakade and Langford 2002),
+
+    W(start) - U_card(start) = E_card [ sum over D's decisions d of
+                                        regret(d) ],
+    regret(keep)  = max_k K(k) - K(card's keep)
+    regret(bank)  = max(B, R)(t, n) - (B if the card banks else R)(t, n),
+
+the expectation over games played by the card against the table, with
+real dice. So games sampled with the card's play give an unbiased
+estimate of the loss split by decision: by kind (keep or bank), by the dice
+in hand and by the score situation. Their sum checks itself against the
+exact loss of :func:`solver.seat_value.card_seat_values`.
+
+Games with take-over or crosses are not handled: their offers and falls
+would each need their own decision kinds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .card import card_banks, keep_score, threshold_shift
+from .dice import keep_table
+from .errors import UsageError
+from .solution import replay
+from .turn_rules import OVERSHOOT, WIN, TurnRules, bank_changes_nothing, keep_result
+
+
+class Decision(NamedTuple):
+    """What a regret is filed under."""
+    kind: str
+    """``keep`` or ``bank`` (bank or roll)."""
+    dice: int
+    """Dice in hand: thrown (a keep), or left to roll (a bank)."""
+    where: str
+    """The score situation (:func:`situation`)."""
+
+
+@dataclass
+class Regret:
+    """The sampled regret: ``total[decision]`` summed over games (divide by
+    ``games``), with each game's whole regret in ``per_game``."""
+    games: int
+    total: dict = field(default_factory=lambda: defaultdict(float))
+    count: dict = field(default_factory=lambda: defaultdict(int))
+    per_game: list = field(default_factory=list)
+
+    def loss(self) -> tuple[float, float]:
+        """The estimated loss and its standard error."""
+        x = np.asarray(self.per_game)
+        return float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x)))
+
+    def by(self, *fields: str) -> dict:
+        """The mean regret per game by some fields of :class:`Decision`."""
+        out = defaultdict(float)
+        for decision, total in self.total.items():
+            out[tuple(getattr(decision, f) for f in fields)] += total / self.games
+        return dict(out)
+
+
+def situation(rules, score: int, opponent: int, bands: int = 4) -> str:
+    """A label for the score situation (units): how far the player is from
+    the target, in ``bands`` bands, and whether they lead."""
+    gap = opponent - score
+    lead = "behind" if gap > 0 else "level" if gap == 0 else "ahead"
+    band = min(bands - 1, bands * score // rules.target_units)
+    return f"{lead}, own score in band {band + 1}/{bands}"
+
+
+class _Turns:
+    """The table's turn arrays per turn start, computed once each."""
+
+    def __init__(self, solution):
+        self.solution = solution
+        self.cache = {}
+
+    def __call__(self, m: int, w: int):
+        if (m, w) not in self.cache:
+            self.cache[m, w] = replay(self.solution, m, w, compiled=True)
+        return self.cache[m, w]
+
+
+def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
+    """Sample ``games`` games of ``card`` (a :class:`solver.card.Card`)
+    against ``solution``'s player, the card's player D first in every second
+    game; returns the regret by decision (module docstring)."""
+    rules = solution.rules
+    if rules.has_takeover or rules.crosses:
+        raise UsageError(f"the card's regret is not worked out for {rules.name} "
+                         "(take-over or crosses)")
+    turn = TurnRules.of(rules)
+    space = solution.space
+    dice = keep_table(rules).packed()
+    compiled = card.compiled(rules)
+    turns = _Turns(solution)
+    rng = np.random.default_rng(seed)
+    D = rules.dice
+    cumulative = [np.cumsum(dice.prob[dice.roll_first[n]:dice.roll_first[n + 1]])
+                  for n in range(D + 1)]
+    result = Regret(games)
+    start = space.index_of_score(0)
+
+    def roll(n):
+        r = int(np.searchsorted(cumulative[n], rng.random() * cumulative[n][-1], side="right"))
+        return int(dice.roll_first[n]) + min(r, len(cumulative[n]) - 1)
+
+    def play_turn(m, w, card_plays, regret):
+        """One turn of the mover ``m``; returns (``'won'`` or the mover's
+        next state)."""
+        Z, R, A, B = turns(m, w)
+        score, opponent = int(space.score[m]), int(space.score[w])
+        where = situation(rules, score, opponent)
+        shift = threshold_shift(compiled, score, opponent, False, turn.target) \
+            if card_plays else 0
+        t, n = 0, D
+        while True:
+            r = roll(n)
+            keeps = range(dice.keep_first[r], dice.keep_first[r + 1])
+            if len(keeps) == 0:
+                return int(space.zero_next[m])
+            values = np.array([A[t + dice.keep_units[k], dice.keep_col[k]] for k in keeps])
+            if card_plays:
+                def rank(k):
+                    result_k = keep_result(turn, score, t + dice.keep_units[k],
+                                           dice.keep_col[k] == 0)
+                    return np.inf if result_k == WIN else -1e300 if result_k == OVERSHOOT \
+                        else keep_score(compiled, t, dice.keep_units[k], dice.keep_col[k])
+                chosen = max(keeps, key=rank)
+                regret(Decision("keep", n, where), values.max() - values[chosen - keeps[0]])
+            else:
+                chosen = keeps[int(np.argmax(values))]
+            units, col = int(dice.keep_units[chosen]), int(dice.keep_col[chosen])
+            outcome = keep_result(turn, score, t + units, col == 0)
+            if outcome == WIN:
+                return "won"
+            if outcome == OVERSHOOT:
+                return int(space.zero_next[m])
+            t, n = t + units, col
+            if B[t, n] == -np.inf:
+                continue
+            if card_plays:
+                banks = card_banks(compiled, shift, score, opponent, t, n, turn.target,
+                                   turn.exact) and not bank_changes_nothing(turn, score, t)
+                best = max(B[t, n], R[t, n])
+                regret(Decision("bank", n, where), best - (B[t, n] if banks else R[t, n]))
+            else:
+                banks = B[t, n] >= R[t, n]
+            if banks:
+                return int(space.bank_next[m, t])
+
+    for game in range(games):
+        game_regret = [0.0]
+
+        def regret(decision, value):
+            result.total[decision] += value
+            result.count[decision] += 1
+            game_regret[0] += value
+        states = [start, start]          # D, then the table's player
+        mover = game % 2                 # D first in even games
+        while True:
+            me, other = states[mover], states[1 - mover]
+            after = play_turn(me, other, mover == 0, regret)
+            if after == "won":
+                break
+            states[mover] = after
+            mover = 1 - mover
+        result.per_game.append(game_regret[0])
+    return result
