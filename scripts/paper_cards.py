@@ -50,8 +50,8 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
          "first guesses, read off their tables" if len(unsearched) > 1 else
          f"The card of {unsearched[0]} is the search's first guess, read off its table")
         + " (per dice in hand, the median smallest bank total with the scores level), measured "
-        "but not searched: one evaluation takes about two minutes there, and a search a few "
-        "hundred. " if unsearched else "")
+        "but not searched: one evaluation takes a minute or two there (an hour or more "
+        "for dix-mille), and a search a few hundred. " if unsearched else "")
     lead = (
         "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
         "total reaches a threshold per number of dice in hand, moved by whole steps of the "
