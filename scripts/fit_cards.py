@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card import CARDS_FILE, Card  # noqa: E402
+from solver.card import CARDS_FILE, Card, chooses_keeps  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
 
@@ -88,10 +88,6 @@ def first_guess(solution) -> Card:
                 if chooses_keeps(rules) else (),
                 take_at=20 * unit if rules.has_takeover else 0,
                 take_die=2 * unit if rules.has_takeover else 0)
-
-
-def chooses_keeps(rules) -> bool:
-    return rules.keep_rule == "any" and rules.dice > 1
 
 
 def fields_to_fit(rules) -> list[str]:

@@ -216,7 +216,7 @@ class Card:
             cap = rules.score_cap_units * rules.unit
             lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
                          "roll on")
-        if rules.keep_rule == "any" and rules.dice > 1:
+        if chooses_keeps(rules):
             lines += self._keep_text()
         if rules.has_takeover:
             lines.append("Take over: " + (
@@ -224,6 +224,11 @@ class Card:
                 f"when the total + {self.take_die:,} per die offered is {self.take_at:,} or "
                 "more."))
         return "\n".join(lines)
+
+
+def chooses_keeps(rules: Rules) -> bool:
+    """Whether a card of the game ranks keeps (the game lets one choose)."""
+    return rules.keep_rule == "any" and rules.dice > 1
 
 
 def stored_cards() -> dict:

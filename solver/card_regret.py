@@ -53,7 +53,6 @@ class Regret:
     ``games``), with each game's whole regret in ``per_game``."""
     games: int
     total: dict = field(default_factory=lambda: defaultdict(float))
-    count: dict = field(default_factory=lambda: defaultdict(int))
     per_game: list = field(default_factory=list)
 
     def loss(self) -> tuple[float, float]:
@@ -164,7 +163,6 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
 
         def regret(decision, value):
             result.total[decision] += value
-            result.count[decision] += 1
             game_regret[0] += value
         states = [start, start]          # D, then the table's player
         mover = game % 2                 # D first in even games
