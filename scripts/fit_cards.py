@@ -10,9 +10,9 @@ chances as the first and as the second player against optimal play, an
 exact evaluation (:func:`solver.seat_value.card_seat_values`: the card is a
 fixed policy, the table's player plays the table; no sampling, so every
 comparison is free of noise). Each parameter in turn is moved either way
-by 1, 2, 4, 8, 16 and 32 units, keeping the best, round after round until a
-round gains less than 1e-7. The simple rules people use are evaluated the
-same way, as cards:
+by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
+unit), keeping the best, round after round until a round gains less than
+1e-7. The simple rules people use are evaluated the same way, as cards:
 ``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
 hold at 20), "bank once entered" (bank as soon as the turn total meets the
 entry, in every turn) and "always keep everything" (the fitted card, but
@@ -28,8 +28,9 @@ the evaluations' tolerance (sweeps, where a game has falls);
 ``--card-only`` and ``--simple-only`` split one game's measurements into
 two runs (dix-mille: about half an hour per evaluation).
 
-Writes ``solver/cards.json`` (game -> card, loss, seats, the simple rules'
-losses) and prints a markdown table with the machine and the command.
+Writes ``solver/cards.json`` (game -> card, loss, seats, the fields any
+search has moved since the first guess, the simple rules' losses) and
+prints a markdown table with the machine and the command.
 """
 
 from __future__ import annotations
@@ -96,15 +97,20 @@ def fields_to_fit(rules) -> list[str]:
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
-        names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from"]
+        names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from",
+                                                                    "bank_keep_worth"]
     if rules.has_takeover:
         names += ["take_at", "take_die"]
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target:
-        names.append("finish_within")
+        names += ["finish_within", "leave_at_least"]
     return names
 
+
+WORTHS = {"bank_keep_worth"}
+"""Fields that rank keeps, besides the worths of dice left (``left1``..):
+moved by half units too."""
 
 PER_DICE = {"bank": "bank", "left": "left_worth"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``):
@@ -164,8 +170,11 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
         before = best
         for name in fields or fields_to_fit(rules):
             now = get(card, name)
-            for move in moves:
-                value = now + move * rules.unit
+            # A worth also moves by half a unit: a whole unit leaves a 1 and
+            # a 1 with a 5 ranked alike.
+            for move in ([0.5, -0.5] if name in WORTHS or name.startswith("left") else []) \
+                    + moves:
+                value = now + int(move * rules.unit)
                 if lowest(rules, name) <= value <= rules.target:
                     trial = put(card, name, value)
                     if loss(trial) < best - 1e-9:
@@ -229,8 +238,9 @@ def main(argv=None) -> int:
                         help="measure the simple rules alone and store them beside the game's "
                         "card (a second process, where one evaluation takes half an hour)")
     parser.add_argument("--card-only", action="store_true",
-                        help="measure the card alone, the simple rules later with --simple-only "
-                        "(where each evaluation takes half an hour)")
+                        help="measure the card alone and keep the simple rules as stored, to "
+                        "measure later with --simple-only (where each evaluation takes half an "
+                        "hour)")
     parser.add_argument("--fit-target", type=int, metavar="POINTS",
                         help="fit at this smaller target (where one evaluation at the game's "
                         "own target takes minutes), then measure at the game's own")
@@ -263,16 +273,34 @@ def main(argv=None) -> int:
             solution, args.rounds,
             lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True), args.tol,
             fields, start)
+        if args.rounds and card == start:
+            print(f"{name}: no better card found; solver/cards.json keeps the stored one",
+                  file=sys.stderr)
+            searched = cards[name]["loss"].setdefault("searched", [])
+            searched[:] = sorted(set(searched) | set(fields or fields_to_fit(rules)))
+            save(name, cards[name])
+            continue
         if fit_rules != rules:
             solution = load_table(rules)
             seats = card_seat_values(solution, card, tol=args.tol)
             loss = 0.5 - float(np.mean(seats))
-        simple = {}
+        stored = cards.get(name, {})
+        # --card-only keeps the simple rules as stored, measured beside the
+        # previous card ("always keep everything" takes its banks) until
+        # --simple-only measures them again.
+        simple = stored.get("simple", {}) if args.card_only else {}
         cards[name] = {"card": card.to_dict(),
                        "loss": {"loss": loss, "target": rules.target,
                                 "seats": [float(v) for v in seats],
                                 "evaluations": evaluations,
-                                **({"searched_only": fields} if fields else {}),
+                                # Every field a search has moved since the
+                                # first guess, this run's and the stored
+                                # card's before it.
+                                "searched": sorted(
+                                    set(stored.get("loss", {}).get("searched", [])
+                                        if start else [])
+                                    | (set(fields or fields_to_fit(rules))
+                                       if args.rounds else set())),
                                 "fitted_at": fit_rules.target,
                                 "seconds": time.perf_counter() - started,
                                 "machine": machine(),
@@ -285,7 +313,9 @@ def main(argv=None) -> int:
                                               else "")
                                            + (f" --fields {args.fields}" if fields else "")
                                            + (" --from-stored" if start else "")},
-                       "simple": simple}
+                       "simple": simple,
+                       **({"simple_command": stored["simple_command"]}
+                          if args.card_only and "simple_command" in stored else {})}
         # Saved now and after each simple rule: where one evaluation takes
         # half an hour, an interrupted run keeps what it measured.
         save(name, cards[name])

@@ -27,10 +27,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         first, second = loss["seats"]
         simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
                            for label, s in entry["simple"].items()) or "not measured yet"
-        unsearched = (" (first guess, not searched)" if loss.get("evaluations") == 1 else
-                      f" (first guess; searched: {', '.join(loss['searched_only'])})"
-                      if "searched_only" in loss else "")
-        rows.append([(games[name].label if name in games else name) + unsearched,
+        rows.append([(games[name].label if name in games else name) + searched_note(name, loss),
                      N(f"{key}/loss", loss["loss"], "ppabs"),
                      f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
                      simple])
@@ -44,7 +41,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     card = Card.from_dict(cards[example]["card"])
     goal = [n for n, e in cards.items() if e["loss"]["loss"] <= 0.01]
     unsearched = [games[n].label if n in games else n for n, e in cards.items()
-                  if e["loss"].get("evaluations") == 1]
+                  if not e["loss"]["searched"]]
     first_guess = (
         (f"The cards of {', '.join(unsearched[:-1])} and {unsearched[-1]} are the search's "
          "first guesses, read off their tables" if len(unsearched) > 1 else
@@ -56,11 +53,13 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
         "total reaches a threshold per number of dice in hand, moved by whole steps of the "
         "score gap, raised when the opponent nears the target, and dropped altogether in a "
-        "race to the end (and never where a bank would leave the score where it is); a worth "
-        "for each number of dice left to roll decides between keeps, up to a turn total from "
-        "which the most points do; an offer is taken when its total plus a worth per die "
+        "race to the end (and never where a bank would leave the score where it is, nor, "
+        "to an exact target, leave less than a set amount to go); a worth "
+        "for each number of dice left to roll, and one for a keep after which the card banks, "
+        "decide between keeps, up to a turn total from which the most points do; an offer is taken when its total plus a worth per die "
         "reaches a threshold (`solver.card`). Its parameters are whole multiples of the "
-        "unit, fitted to the table by a coordinate search (`scripts/fit_cards.py`). Each "
+        "unit (a worth that ranks keeps also half a unit), fitted to the table by a coordinate "
+        "search (`scripts/fit_cards.py`). Each "
         "candidate is scored exactly: the card is a fixed policy, its opponent plays the "
         "table, and the chance of each is a linear system "
         "solved level by level as the game itself is (`solver.seat_value`), so the search "
@@ -80,14 +79,28 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
                         *where_lost(N, tabs, cards, games), figure])
 
 
+def searched_note(name: str, loss: dict) -> str:
+    """What the search moved of a card, where not every field: the fewer of
+    the fields searched and the fields left as first guessed."""
+    from fit_cards import fields_to_fit
+    from solver.rules import get_rules
+    searched = loss["searched"]
+    left = [f for f in fields_to_fit(get_rules(name)) if f not in searched]
+    if not searched:
+        return " (first guess, not searched)"
+    if not left:
+        return ""
+    return (f" (searched: {', '.join(searched)})" if len(searched) <= len(left) else
+            f" (not searched: {', '.join(left)})")
+
+
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
-    (:mod:`solver.card_regret`, games without take-over or crosses): a
-    paragraph and a table."""
+    (:mod:`solver.card_regret`, games without crosses): a paragraph and a
+    table."""
     from solver.card import Card
-    from solver.card_regret import card_regret
-    shown = [n for n in cards if n in games and not games[n].rules.has_takeover
-             and not games[n].rules.crosses]
+    from solver.card_regret import KIND_LABELS, card_regret
+    shown = [n for n in cards if n in games and not games[n].rules.crosses]
     if not shown:
         return []
     rows = []
@@ -99,13 +112,15 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         by_kind = regret.by("kind")
         (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),
                                        key=lambda item: item[1])
-        worst = (f"{'keep' if kind == 'keep' else 'bank or roll'} with "
+        worst = (f"{KIND_LABELS[kind]} with "
                  f"{N(f'{key}/worst_dice', dice, 'int')} {'die' if dice == 1 else 'dice'}")
         rows.append([games[name].label,
                      f"{N(f'{key}/loss', loss, 'ppabs')} ± {N(f'{key}/stderr', stderr, 'ppabs')}",
                      N(f"{key}/exact", cards[name]["loss"]["loss"], "ppabs"),
                      N(f"{key}/keeps", by_kind.get(("keep",), 0.0), "ppabs"),
                      N(f"{key}/banks", by_kind.get(("bank",), 0.0), "ppabs"),
+                     N(f"{key}/takes", by_kind.get(("take",), 0.0), "ppabs")
+                     if games[name].rules.has_takeover else "-",
                      f"{worst} ({N(f'{key}/worst', worst_loss, 'ppabs')})"])
     ref = tabs.peek()
     text = (
@@ -119,13 +134,20 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         "a die left is worth much more when it buys a roll of every die than when one or two "
         "remain (they are mostly banked), and little once the turn total is high enough to bank "
         "soon, so the cards now carry a worth for each number of dice left and a turn total "
-        "from which they keep the most points.")
+        "from which they keep the most points. In the games that keep every scoring die "
+        "and end exactly on the target, the first cards lost most in banks near the end: a "
+        "bank that leaves 50 or 100 to go wants a lone 5 or 1 with every other die blank, "
+        "so the cards now never bank leaving less than a set amount to go. In take-over "
+        "games the choice between an offer and a fresh turn is a decision of its own "
+        "(the banks' values already price the table's player taking over the card's "
+        "offers).")
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
-        "bank-or-roll decisions, and the costliest kind of decision by dice in hand.")
+        "bank-or-roll decisions, in take-overs (the dice offered), and the costliest kind of "
+        "decision by dice in hand.")
     return [text, table(["game", "sampled loss (pp)", "exact loss (pp)", "in keeps",
-                         "in banks", "costliest"], rows, "lrrrrl"), caption]
+                         "in banks", "in takes", "costliest"], rows, "lrrrrrl"), caption]
 
 
 REGRET_GAMES = 4000
@@ -139,6 +161,7 @@ def departures(figs, cards: dict, games: dict) -> str:
     import matplotlib.pyplot as plt
     from solver.analysis import plain_scores, reachable, state_at
     from solver.card import Card, card_banks, threshold_shift
+    from solver.turn_rules import TurnRules
     from solver.solution import replay
     shown = [name for name in cards if name in games]
     if not shown:
@@ -148,6 +171,7 @@ def departures(figs, cards: dict, games: dict) -> str:
     for ax, name in zip(axes[0], shown):
         solution, rules = games[name].solution, games[name].rules
         card = Card.from_dict(cards[name]["card"]).compiled(rules)
+        turn = TurnRules.of(rules)
         scores = plain_scores(solution.space)
         # At most SAMPLED scores a side (a replay each pair), each shown
         # over the scores up to the next one sampled.
@@ -168,8 +192,8 @@ def departures(figs, cards: dict, games: dict) -> str:
                     continue
                 shift = threshold_shift(card, int(me), int(opp), False, T)
                 t, n = np.nonzero(asked)
-                ours = np.array([card_banks(card, shift, int(me), int(opp), int(a), int(b), T,
-                                            rules.exact_target) for a, b in zip(t, n)])
+                ours = np.array([card_banks(card, turn, shift, int(me), int(opp), int(a), int(b))
+                                 for a, b in zip(t, n)])
                 share[i, j] = np.mean(ours != (B[t, n] >= R[t, n]))
         nearest = np.searchsorted(sample, scores, side="right") - 1
         image = _mesh(ax, unit, _score_grid(scores, share[np.ix_(nearest, nearest)]), vmin=0,

@@ -3,7 +3,7 @@
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
                                        [--cards FILE]
 
-For each game (without take-over or crosses), plays ``N`` games of the
+For each game (without crosses), plays ``N`` games of the
 card against the table's player and prints the regret by kind of decision
 and dice in hand (:mod:`solver.card_regret`), beside the card's exact loss.
 ``--cards`` reads the cards from another file than ``solver/cards.json``
@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cards", type=Path, default=CARDS_FILE)
     args = parser.parse_args(argv)
-    from solver.card_regret import card_regret
+    from solver.card_regret import KIND_LABELS, card_regret
     from solver.seat_value import card_seat_values
     from solver.tables import default_path, read_table
     cards = json.loads(args.cards.read_text())
@@ -55,8 +55,7 @@ def main(argv=None) -> int:
         for (kind, dice), lost in sorted(regret.by("kind", "dice").items(),
                                          key=lambda item: -item[1]):
             if lost > 0:
-                print(f"| {'keep' if kind == 'keep' else 'bank or roll'} | {dice} | "
-                      f"{100 * lost:.3f} |")
+                print(f"| {KIND_LABELS[kind]} | {dice} | {100 * lost:.3f} |")
         print()
     return 0
 

@@ -36,21 +36,15 @@ class CardBot:
         self.card = card_for(rules)[0].compiled(rules)
 
     def answer(self, game: Game):
-        from .card import card_bank, card_keep, card_takes
-        state, turn, rules = game.state, game.turn, game.rules
+        from .card import card_bank, card_keep, card_take
+        state, rules = game.state, game.rules
         me = game.line(state.mover)
         opponents = [game.line(seat) for seat in range(game.players) if seat != state.mover]
-        score = game.units(me.score)
         if game.phase == TAKE:
-            total, dice = game.units(state.offer[0]), state.offer[1]
-            takes = card_takes(self.card, total, dice)
-            return "take" if takes and not offer_only_overshoots(turn, score, total) else "fresh"
+            return "take" if card_take(self.card, rules, me, *state.offer) else "fresh"
         if game.phase == KEEP:
-            return card_keep(self.card, rules, me, state.turn_total, state.in_hand,
+            return card_keep(self.card, rules, me, opponents, state.turn_total, state.in_hand,
                              game.options()).dice
-        if game.bank_refusal() is not None or \
-                bank_changes_nothing(turn, score, game.units(state.turn_total)):
-            return "roll"
         banks = card_bank(self.card, rules, me, opponents, state.turn_total, state.in_hand)
         return "bank" if banks else "roll"
 

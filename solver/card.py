@@ -8,6 +8,9 @@ with ``n`` dice in hand:
 
     racing:               either player within race_within of the target:
                           no bank short of it (roll on to the target)
+    leaving too little:   to an exact target, no bank that leaves less than
+                          leave_at_least to go (a remainder of 50 wants a
+                          lone 5, all the other dice blank)
     otherwise:            bank once t >= bank[n] + shift, or, to an exact
                           target, once target - s - t <= finish_within;
                           not entered (s = 0 in a game with an entry): never
@@ -17,8 +20,9 @@ with ``n`` dice in hand:
           - last_cross     on the last cross before a fall
 
 A keep (where the game lets one choose) is the one with the most
-``points + left_worth[k]``, ``k`` the dice it leaves to roll (all of them
-after hot dice; ``left_worth`` is 0 where the card has none), or the most
+``points + left_worth[k]`` (``+ bank_keep_worth`` when the card banks
+after it), ``k`` the dice it leaves to roll (all of them after hot dice;
+``left_worth`` is 0 where the card has none), or the most
 points alone once the turn total before the roll is ``most_points_from``
 or more; of two keeps ranked alike, the one that leaves more dice; a keep
 that wins first and one that overshoots an exact target last. An offer
@@ -46,7 +50,8 @@ import numpy as np
 
 from .errors import UsageError
 from .rules import Rules
-from .turn_rules import OVERSHOOT, WIN, TurnRules, bank_changes_nothing, dice_left, keep_result
+from .turn_rules import (OVERSHOOT, WIN, TurnRules, bank_changes_nothing, dice_left, keep_result,
+                         may_bank, offer_only_overshoots)
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
@@ -71,6 +76,9 @@ class CardRules(NamedTuple):
     last_cross: int
     finish_within: int
     race_within: int
+    leave_at_least: int
+    bank_keep_worth: float
+    """In units, as ``left_worth``: not rounded."""
 
 
 def threshold_shift(card, score, opponent, on_last_cross, target):
@@ -85,29 +93,60 @@ def threshold_shift(card, score, opponent, on_last_cross, target):
     return shift
 
 
-def card_banks(card, shift, score, opponent, turn_total, in_hand, target, exact):
-    """True where the card banks (the rules may still forbid it)."""
+def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
+    """True where the card banks: by its rule, where the rules allow a bank
+    (``turn_rules``: a :class:`TurnRules`) and the bank changes the score."""
+    target = turn_rules.target
+    if not may_bank(turn_rules, score, turn_total, in_hand) or \
+            bank_changes_nothing(turn_rules, score, turn_total):
+        return False
     if score == 0 and turn_total < card.open_at:
         return False
     if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
         return False
+    if turn_rules.exact and target - score - turn_total < card.leave_at_least:
+        return False
     if turn_total >= card.bank[in_hand] + shift:
         return True
-    return exact and card.finish_within > 0 and target - score - turn_total <= card.finish_within
+    return turn_rules.exact and card.finish_within > 0 and \
+        target - score - turn_total <= card.finish_within
 
 
-def keep_score(card, turn_total, units, dice_after):
+def keep_score(card, turn_total, units, dice_after, banks_after):
     """How the card ranks a keep of ``units`` points from ``turn_total``
-    that neither wins nor overshoots; of two keeps ranked alike, the one
-    that leaves more dice (the fraction: a worth is whole units)."""
+    that neither wins nor overshoots, after which the card banks where
+    ``banks_after`` (a bool, or an array of them); of two keeps ranked
+    alike, the one that leaves more dice (the fraction: the fitted worths
+    are whole or half units)."""
     tie_break = dice_after / 1024
     if card.most_points_from > 0 and turn_total >= card.most_points_from:
         return units + tie_break
-    return units + card.left_worth[dice_after] + tie_break
+    return units + card.left_worth[dice_after] + card.bank_keep_worth * banks_after + tie_break
 
 
-def card_takes(card, offer_total, offer_dice):
-    return card.take_at > 0 and offer_total + card.take_die * offer_dice >= card.take_at
+def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_after,
+              instant_win):
+    """How the card ranks a keep of ``units`` points from ``turn_total``
+    leaving ``dice_after`` dice, at the turn start of :func:`card_banks`:
+    one that wins first, one that overshoots an exact target last, the
+    others by :func:`keep_score`."""
+    after = turn_total + units
+    result = keep_result(turn_rules, score, after, instant_win)
+    if result == WIN:
+        return np.inf
+    if result == OVERSHOOT:
+        return -1e300       # last, yet above the -inf a search for the best starts from
+    banks_after = card.bank_keep_worth != 0 and card_banks(
+        card, turn_rules, shift, score, opponent, after, dice_after)
+    return keep_score(card, turn_total, units, dice_after, banks_after)
+
+
+def card_takes(card, turn_rules, score, offer_total, offer_dice):
+    """Whether the card takes over an offer of ``offer_total`` with
+    ``offer_dice``: by its rule, and never one from which every keep
+    overshoots."""
+    return card.take_at > 0 and offer_total + card.take_die * offer_dice >= card.take_at and \
+        not offer_only_overshoots(turn_rules, score, offer_total)
 
 
 @dataclass(frozen=True)
@@ -134,6 +173,11 @@ class Card:
     last_cross: int = 0
     finish_within: int = 0
     race_within: int = 0
+    leave_at_least: int = 0
+    """To an exact target: never bank leaving less than this to go."""
+    bank_keep_worth: int = 0
+    """What a keep after which the card banks is worth beyond its points
+    and dice left (below ``most_points_from``)."""
 
     def compiled(self, rules: Rules) -> CardRules:
         u = rules.unit
@@ -144,9 +188,12 @@ class Card:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
         if self.left_worth and len(self.left_worth) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
-        left = [units(w) if w >= 0 else -units(-w) for w in self.left_worth or (0,) * rules.dice]
+        # A worth (of dice left, of a keep that banks) is not rounded to the
+        # unit: half a unit tells apart keeps whose points differ by one unit
+        # (a 1 alone, or a 1 and a 5).
+        left = [w / u for w in self.left_worth or (0,) * rules.dice]
         return CardRules(np.array([0] + [units(b) for b in self.bank], dtype=np.int64),
-                         np.array([0] + left, dtype=np.int64),
+                         np.array([0] + left, dtype=np.float64),
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
                          units(self.chase_add),
@@ -154,7 +201,8 @@ class Card:
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die),
                          units(self.last_cross), units(self.finish_within),
-                         units(self.race_within))
+                         units(self.race_within), units(self.leave_at_least),
+                         self.bank_keep_worth / u)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -179,6 +227,8 @@ class Card:
             lines = ["Keep: the most points + what the dice left to roll are worth:",
                      "  " + " | ".join(f"{k}: {w:,}" for k, w in
                                        reversed(list(enumerate(worth, start=1))))]
+        if self.bank_keep_worth:
+            lines.append(f"  + {self.bank_keep_worth:,} for a keep after which you bank")
         if self.most_points_from:
             lines.append(f"  with {self.most_points_from:,} or more set aside: the most points")
         lines[-1] += "."
@@ -209,6 +259,9 @@ class Card:
                          f"{rules.target:,}: add {self.chase_add:,}")
         if rules.crosses and self.last_cross:
             lines.append(f"  on your last cross: take {self.last_cross:,} off")
+        if rules.exact_target and self.leave_at_least:
+            lines.append(f"  never bank leaving less than {self.leave_at_least:,} to "
+                         f"{rules.target:,}")
         if rules.exact_target and self.finish_within:
             lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
                          f"{rules.target:,}")
@@ -258,33 +311,37 @@ def on_last_cross(rules: Rules, line) -> bool:
                 and previous is not None and previous != score and score > 0)
 
 
-def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:
-    """Whether the card banks ``turn`` points with ``dice`` in hand (points;
-    lines as :func:`on_last_cross` takes them; the leader is the opponent)."""
+def _situation(card: CardRules, rules: Rules, me, opponents):
+    """``(score, leader, shift)`` in units for score-sheet lines (points, or
+    as :func:`on_last_cross` takes them; the leader is the opponent)."""
     unit = rules.unit
     score = getattr(me, "score", me) // unit
     leader = max(getattr(o, "score", o) for o in opponents) // unit
-    shift = threshold_shift(card, score, leader, on_last_cross(rules, me), rules.target_units)
-    return card_banks(card, shift, score, leader, turn // unit, dice, rules.target_units,
-                      rules.exact_target) and \
-        not bank_changes_nothing(TurnRules.of(rules), score, turn // unit)
+    return score, leader, threshold_shift(card, score, leader, on_last_cross(rules, me),
+                                          rules.target_units)
 
 
-def card_keep(card: CardRules, rules: Rules, me, turn: int, dice: int, options):
+def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:
+    """Whether the card banks ``turn`` points with ``dice`` in hand (points)."""
+    score, leader, shift = _situation(card, rules, me, opponents)
+    return card_banks(card, TurnRules.of(rules), shift, score, leader, turn // rules.unit, dice)
+
+
+def card_take(card: CardRules, rules: Rules, me, total: int, dice: int) -> bool:
+    """Whether the card takes over an offer of ``total`` points with
+    ``dice`` (points)."""
+    return card_takes(card, TurnRules.of(rules), getattr(me, "score", me) // rules.unit,
+                      total // rules.unit, dice)
+
+
+def card_keep(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int, options):
     """The keep the card picks among ``options`` (:class:`solver.dice.Keep`
     values) after a roll of ``dice`` dice with ``turn`` points set aside."""
     turn_rules, unit = TurnRules.of(rules), rules.unit
-    score = getattr(me, "score", me) // unit
-
-    def rank(option):
-        result = keep_result(turn_rules, score, (turn + option.points) // unit, option.win)
-        if result == WIN:
-            return float("inf")
-        if result == OVERSHOOT:
-            return -float("inf")
-        return keep_score(card, turn // unit, option.points // unit,
-                          dice_left(turn_rules, dice, option.used))
-    return max(options, key=rank)
+    score, leader, shift = _situation(card, rules, me, opponents)
+    return max(options, key=lambda option: keep_rank(
+        card, turn_rules, shift, score, leader, turn // unit, option.points // unit,
+        dice_left(turn_rules, dice, option.used), option.win))
 
 
 def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice: int,
@@ -297,7 +354,7 @@ def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice
     compiled = card.compiled(rules)
     by_action = {c.action: c for c in advice.choices}
     if offer is not None:
-        takes = card_takes(compiled, offer[0] // rules.unit, offer[1])
+        takes = card_take(compiled, rules, me, offer[0], offer[1])
         chosen = by_action["take" if takes else "fresh"]
     elif roll is None:
         banks = card_bank(compiled, rules, me, opponents, turn, dice)
@@ -305,7 +362,8 @@ def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice
     elif "zero" in by_action:
         chosen = by_action["zero"]
     else:
-        best = card_keep(compiled, rules, me, turn, dice, keeps(rules, counts_of(list(roll))))
+        best = card_keep(compiled, rules, me, opponents, turn, dice,
+                         keeps(rules, counts_of(list(roll))))
         chosen = next(c for c in advice.choices
                       if c.action == "keep" and sorted(c.keep) == sorted(best.dice))
     out = {"action": chosen.action, "win": chosen.win, "cost": advice.best.win - chosen.win}

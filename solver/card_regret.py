@@ -11,15 +11,20 @@ performance difference lemma (Kakade and Langford 2002),
                                         regret(d) ],
     regret(keep)  = max_k K(k) - K(card's keep)
     regret(bank)  = max(B, R)(t, n) - (B if the card banks else R)(t, n),
+    regret(take)  = max(W, R(t, n)) - (R(t, n) if the card takes else W)
 
 the expectation over games played by the card against the table, with
-real dice. So games sampled with the card's play give an unbiased
+real dice. A take is the choice, at the start of a turn, between an offer
+of ``t`` points with ``n`` dice (rolling them on from ``t``: ``R(t, n)``) and
+a fresh turn (the table's ``W``), where the game has take-over; the bank
+values ``B`` already price the table's player taking over the card's
+offers as the table does. So games sampled with the card's play give an unbiased
 estimate of the loss split by decision: by kind (keep or bank), by the dice
 in hand and by the score situation. Their sum checks itself against the
 exact loss of :func:`solver.seat_value.card_seat_values`.
 
-Games with take-over or crosses are not handled: their offers and falls
-would each need their own decision kinds.
+Games with crosses are not handled: a player's state there is more than
+a score, and the card's last-cross rule would need its own bookkeeping.
 """
 
 from __future__ import annotations
@@ -30,21 +35,27 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .card import card_banks, keep_score, threshold_shift
+from .card import card_banks, card_takes, keep_rank, threshold_shift
 from .dice import keep_table
 from .errors import UsageError
 from .solution import replay
-from .turn_rules import OVERSHOOT, WIN, TurnRules, bank_changes_nothing, keep_result
+from .turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
 
 
 class Decision(NamedTuple):
     """What a regret is filed under."""
     kind: str
-    """``keep`` or ``bank`` (bank or roll)."""
+    """``keep``, ``bank`` (bank or roll) or ``take`` (take over or start
+    afresh)."""
     dice: int
-    """Dice in hand: thrown (a keep), or left to roll (a bank)."""
+    """Dice in hand: thrown (a keep), left to roll (a bank) or offered (a
+    take)."""
     where: str
     """The score situation (:func:`situation`)."""
+
+
+KIND_LABELS = {"keep": "keep", "bank": "bank or roll", "take": "take over or start afresh"}
+"""A decision kind as a table's reader reads it."""
 
 
 @dataclass
@@ -95,9 +106,8 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
     against ``solution``'s player, the card's player D first in every second
     game; returns the regret by decision (module docstring)."""
     rules = solution.rules
-    if rules.has_takeover or rules.crosses:
-        raise UsageError(f"the card's regret is not worked out for {rules.name} "
-                         "(take-over or crosses)")
+    if rules.crosses:
+        raise UsageError(f"the card's regret is not worked out for {rules.name} (crosses)")
     turn = TurnRules.of(rules)
     space = solution.space
     dice = keep_table(rules).packed()
@@ -114,28 +124,36 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
         r = int(np.searchsorted(cumulative[n], rng.random() * cumulative[n][-1], side="right"))
         return int(dice.roll_first[n]) + min(r, len(cumulative[n]) - 1)
 
-    def play_turn(m, w, card_plays, regret):
-        """One turn of the mover ``m``; returns (``'won'`` or the mover's
-        next state)."""
+    def play_turn(m, w, card_plays, regret, offer_total, offer_dice):
+        """One turn of the mover ``m``, offered ``offer_total`` with
+        ``offer_dice`` (0: no offer); returns ``'won'``, or the mover's next
+        state and the offer it leaves (total, dice)."""
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
         shift = threshold_shift(compiled, score, opponent, False, turn.target) \
             if card_plays else 0
         t, n = 0, D
+        if offer_dice and may_take_over(turn, score):
+            take, fresh = R[offer_total, offer_dice], solution.W[m, w]
+            if card_plays:
+                takes = card_takes(compiled, turn, score, offer_total, offer_dice)
+                regret(Decision("take", offer_dice, where),
+                       max(take, fresh) - (take if takes else fresh))
+            else:
+                takes = take > fresh
+            if takes:
+                t, n = offer_total, offer_dice
         while True:
             r = roll(n)
             keeps = range(dice.keep_first[r], dice.keep_first[r + 1])
             if len(keeps) == 0:
-                return int(space.zero_next[m])
+                return int(space.zero_next[m]), 0, 0
             values = np.array([A[t + dice.keep_units[k], dice.keep_col[k]] for k in keeps])
             if card_plays:
-                def rank(k):
-                    result_k = keep_result(turn, score, t + dice.keep_units[k],
-                                           dice.keep_col[k] == 0)
-                    return np.inf if result_k == WIN else -1e300 if result_k == OVERSHOOT \
-                        else keep_score(compiled, t, dice.keep_units[k], dice.keep_col[k])
-                chosen = max(keeps, key=rank)
+                chosen = max(keeps, key=lambda k: keep_rank(
+                    compiled, turn, shift, score, opponent, t, dice.keep_units[k],
+                    dice.keep_col[k], dice.keep_col[k] == 0))
                 regret(Decision("keep", n, where), values.max() - values[chosen - keeps[0]])
             else:
                 chosen = keeps[int(np.argmax(values))]
@@ -144,19 +162,18 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
             if outcome == WIN:
                 return "won"
             if outcome == OVERSHOOT:
-                return int(space.zero_next[m])
+                return int(space.zero_next[m]), 0, 0
             t, n = t + units, col
             if B[t, n] == -np.inf:
                 continue
             if card_plays:
-                banks = card_banks(compiled, shift, score, opponent, t, n, turn.target,
-                                   turn.exact) and not bank_changes_nothing(turn, score, t)
+                banks = card_banks(compiled, turn, shift, score, opponent, t, n)
                 best = max(B[t, n], R[t, n])
                 regret(Decision("bank", n, where), best - (B[t, n] if banks else R[t, n]))
             else:
                 banks = B[t, n] >= R[t, n]
             if banks:
-                return int(space.bank_next[m, t])
+                return int(space.bank_next[m, t]), t, offer(turn, n)
 
     for game in range(games):
         game_regret = [0.0]
@@ -166,12 +183,13 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
             game_regret[0] += value
         states = [start, start]          # D, then the table's player
         mover = game % 2                 # D first in even games
+        offer_total = offer_dice = 0
         while True:
             me, other = states[mover], states[1 - mover]
-            after = play_turn(me, other, mover == 0, regret)
+            after = play_turn(me, other, mover == 0, regret, offer_total, offer_dice)
             if after == "won":
                 break
-            states[mover] = after
+            states[mover], offer_total, offer_dice = after
             mover = 1 - mover
         result.per_game.append(game_regret[0])
     return result

@@ -29,16 +29,25 @@ RULES = ("keep_result", "dice_left", "may_bank_total", "may_bank", "banked_score
          "may_take_over", "add_cross", "after_bank", "after_zero_turn", "bank_changes_nothing",
          "offer_only_overshoots")
 
-# The rules call one another (may_bank calls may_bank_total, ...): each is
-# compiled as a copy whose global names are the compiled rules.
-_namespace = dict(vars(turn_rules))
-for _name in RULES:
-    _rule = getattr(turn_rules, _name)
-    _namespace[_name] = njit(inline="always")(
-        types.FunctionType(_rule.__code__, _namespace, _name, _rule.__defaults__))
+
+def compiled_copies(module: types.ModuleType, names, compiled: dict | None = None) -> dict:
+    """The functions ``names`` of ``module`` compiled for numba (inlined),
+    by name. The functions call one another (may_bank calls
+    may_bank_total, a card's keep rank the turn rules' keep_result): each is
+    compiled as a copy whose global names are the compiled functions, these
+    and ``compiled`` (name -> compiled function), not the plain ones."""
+    namespace = {**vars(module), **(compiled or {})}
+    for name in names:
+        function = getattr(module, name)
+        namespace[name] = njit(inline="always")(
+            types.FunctionType(function.__code__, namespace, name, function.__defaults__))
+    return {name: namespace[name] for name in names}
+
+
+COMPILED_RULES = compiled_copies(turn_rules, RULES)
 (keep_result, dice_left, may_bank_total, may_bank, banked_score, offer, may_take_over,
  add_cross, after_bank, after_zero_turn, bank_changes_nothing,
- offer_only_overshoots) = (_namespace[_name] for _name in RULES)
+ offer_only_overshoots) = (COMPILED_RULES[_name] for _name in RULES)
 
 
 def drop_stale_caches(kernel_file: str, *called_files: str) -> None:

@@ -429,27 +429,28 @@ class CardCache(OptimalCache):
     def __init__(self, solution, rules: Rules, card, base: int = 0):
         super().__init__(solution, rules, base)
         self.card = card.compiled(rules)
+        self.turn = TurnRules.of(rules)
         self.last_cross = last_cross_states(rules, solution.space)
-        rows, D = rules.target_units, rules.dice
-        t, n = np.arange(rows)[:, None], np.arange(D + 1)[None, :]
-        self.value = keep_score(self.card, 0, t, n).astype(float)
-        self.take = np.array([[card_takes(self.card, i, k) and k > 0 for k in range(D + 1)]
-                              for i in range(rows)], dtype=np.uint8)
 
     def fill(self, store: TableStore, slot: int, m: int, w: int, z: int = -1) -> None:
-        rules, card = self.rules, self.card
-        T, D = rules.target_units, rules.dice
+        card, turn = self.card, self.turn
+        T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
         shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]), T)
         bank = np.zeros((T, D + 1), dtype=np.uint8)
-        for t in range(T - score):
+        take = np.zeros((T, D + 1), dtype=np.uint8)
+        for t in range(T):
             for n in range(1, D + 1):
-                bank[t, n] = card_banks(card, shift, score, opponent, t, n, T, rules.exact_target)
-        store.V[slot] = self.value
+                bank[t, n] = card_banks(card, turn, shift, score, opponent, t, n)
+                take[t, n] = card_takes(card, turn, score, t, n)
+        t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
+        # V[t', n'] ranks the keeps of one roll as keep_score does: their
+        # turn totals differ by their points.
+        store.V[slot] = keep_score(card, 0, t, n, bank)
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank
-        store.take[slot] = self.take
+        store.take[slot] = take
         store.points_from[slot] = card.most_points_from or NEVER
         self.replays += 1
 

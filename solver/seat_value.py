@@ -43,8 +43,8 @@ from numba import njit, prange
 
 from . import game, multi_kernel
 from . import card as card_module
-from .compiled_rules import (bank_changes_nothing, keep_result, may_bank, offer,
-                             offer_only_overshoots, drop_stale_caches)
+from .compiled_rules import (COMPILED_RULES, compiled_copies, drop_stale_caches, keep_result,
+                             may_bank, offer)
 from .dice import keep_table
 from .duels import duel_values, model_values
 from .game import error_bound, solve_functional
@@ -53,16 +53,17 @@ from .multi_kernel import (EPS, MultiValues, MultiWork, NodeMix, Seats, rotate_i
 from .multiplayer import build_multi_blocks
 from .states import last_cross_states
 from .turn import pad
-from .turn_rules import OVERSHOOT, WIN, TurnRules
+from .turn_rules import OVERSHOOT, TurnRules
 
 drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_module.__file__)
 
 TABLE, DUEL, CARD, MODEL = 0, 1, 2, 3
 """What D plays: the table itself (a check), the two-player policy against
 the leader, a card, the turn DP over a model's values of every turn start."""
-threshold_shift, card_banks, keep_score, card_takes = (
-    njit(inline="always")(f) for f in (card_module.threshold_shift, card_module.card_banks,
-                                       card_module.keep_score, card_module.card_takes))
+_CARD = compiled_copies(card_module, ("threshold_shift", "card_banks", "keep_score", "keep_rank",
+                                     "card_takes"), COMPILED_RULES)
+threshold_shift, card_banks, keep_rank, card_takes = (
+    _CARD[name] for name in ("threshold_shift", "card_banks", "keep_rank", "card_takes"))
 
 
 class Policies(NamedTuple):
@@ -213,8 +214,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                             > evaluation.model_fresh[i] + EPS
                     elif after_o == 0 and mode == CARD:
                         taker_score = scores[after // seats.lead]
-                        takes = card_takes(card, t, offered) and \
-                            not offer_only_overshoots(rules, taker_score, t)
+                        takes = card_takes(card, rules, taker_score, t, offered)
                     else:
                         takes = policies.table_take[i, t, offered - 1, 0] \
                             > policies.table_V[after, 0] + EPS
@@ -359,20 +359,13 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     shift = threshold_shift(card, score, opponent, on_last_cross, rules.target)
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
-            plan.banked[t, n] = card_banks(card, shift, score, opponent, t, n, rules.target,
-                                           rules.exact) and \
-                not bank_changes_nothing(rules, score, t)
+            plan.banked[t, n] = card_banks(card, rules, shift, score, opponent, t, n)
     for t in range(rows):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
             for k in range(keep_first[r], keep_first[r + 1]):
-                result = keep_result(rules, score, t + keep_units[k], keep_col[k] == 0)
-                if result == WIN:
-                    value = np.inf
-                elif result == OVERSHOOT:
-                    value = -1e300
-                else:
-                    value = keep_score(card, t, keep_units[k], keep_col[k])
+                value = keep_rank(card, rules, shift, score, opponent, t, keep_units[k],
+                                  keep_col[k], keep_col[k] == 0)
                 if value > best:
                     best, chosen = value, k
             plan.keep_chosen[t, r] = chosen
@@ -465,15 +458,14 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) 
 
 def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> np.ndarray:
     """The sweeps of the module's equations; D's chance in each seat."""
-    from .card import CardRules
+    from .card import Card
     seats = Seats.of(N, space)
     blocks = build_multi_blocks(space, N)
     dice = keep_table(rules).packed()
     turn = TurnRules.of(rules)
     moves = space.moves()
     if card is None:       # numba wants a record of the card's type all the same
-        none = np.zeros(rules.dice + 1, dtype=np.int64)
-        card = CardRules(none, none, 0, 1, *([0] * 9))
+        card = Card(rules.name, (0,) * rules.dice).compiled(rules)
     take_shape = policies.table_take.shape[:3]
     modelled = mode == MODEL and rules.has_takeover
     evaluation = Evaluation(np.zeros((N, len(policies.table_V))), np.zeros((N,) + take_shape),

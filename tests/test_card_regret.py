@@ -1,5 +1,6 @@
 """Where a card's loss goes (solver.card_regret): the regret sampled
-decision by decision adds up to the card's exact loss, which
+decision by decision adds up to the card's exact loss (take-over games
+included), which
 solver.seat_value computes another way (a fixed-policy evaluation over
 every turn start, no sampling); and the per-dice worths of a keep."""
 
@@ -23,11 +24,12 @@ def cinq1500():
     return solve_game(get_rules("cinq-mille", 1500))
 
 
-# Dice left worth other than so much a die (1 die more than 2), the most
-# points from 500, and a bank rule moved by the score: the keeps and the
-# banks both cost something.
+# Dice left worth other than so much a die (1 die more than 2), a worth for
+# a keep after which the card banks, the most points from 500, and a bank
+# rule moved by the score: the keeps and the banks both cost something.
 CARD = Card("cinq-mille", (200, 200, 450, 750, 1500), behind=50, gap_step=300, open_at=750,
-            left_worth=(100, 50, 100, 200, 250), most_points_from=500, race_within=200)
+            left_worth=(100, 50, 100, 200, 250), most_points_from=500, race_within=200,
+            bank_keep_worth=50)
 
 
 @pytest.mark.parametrize("card", [CARD, Card("cinq-mille", (300,) * 5, open_at=750)],
@@ -45,12 +47,33 @@ def test_sampled_regret_adds_up_to_the_exact_loss(cinq1500, card):
     assert sum(regret.by("kind", "dice").values()) == pytest.approx(sampled, rel=1e-9)
 
 
-def test_a_game_with_take_over_is_refused():
-    """Its offers would need a decision kind of their own (module docstring)."""
-    with pytest.raises(UsageError, match="take-over"):
-        card_regret(solve_game(dataclasses.replace(get_rules("quinze-mille", 2000),
-                                                   takeover_min=500)),
-                    Card("quinze-mille", (300,) * 6), games=1)
+# Take-over from 500 at 2,000 (quinze-mille's own minimum is 5,000, beyond
+# this target): a card that takes offers by its rule, another that takes
+# nearly every offer; their losses lie mostly in banks, some in takes.
+TAKE_CARDS = [Card("quinze-mille", (250, 250, 400, 800, 1500, 2000), open_at=500, take_at=1000,
+                   take_die=100),
+              Card("quinze-mille", (300,) * 6, open_at=500, take_at=400)]
+
+
+@pytest.mark.parametrize("card", TAKE_CARDS, ids=["take-by-dice", "take-from-400"])
+def test_in_a_take_over_game_the_regret_of_takes_and_banks_adds_up(card):
+    """The bank values price the table's player taking over the card's
+    offers; the card's own takes are a decision kind of their own."""
+    solution = solve_game(dataclasses.replace(get_rules("quinze-mille", 2000), takeover_min=500))
+    exact = 0.5 - float(np.mean(card_seat_values(solution, card)))
+    regret = card_regret(solution, card, games=3000, seed=5)
+    sampled, stderr = regret.loss()
+    assert exact > 0.02
+    assert abs(sampled - exact) <= 4 * stderr, (sampled, stderr, exact)
+    assert regret.by("kind")[("take",)] > 0
+
+
+def test_a_game_with_crosses_is_refused():
+    """A player's state there is more than a score (module docstring)."""
+    from types import SimpleNamespace
+    with pytest.raises(UsageError, match="crosses"):
+        card_regret(SimpleNamespace(rules=get_rules("dix-mille", 1000)),
+                    Card("dix-mille", (300,) * 5), games=1)
 
 
 def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
@@ -77,3 +100,21 @@ def test_the_simulator_plays_the_same_keeps(cinq1500, monkeypatch):
     result = simulate(cinq1500.rules, "card", "optimal", 40000, seed=3, solution=cinq1500)
     exact = card_seat_values(cinq1500, CARD)[0]
     assert abs(result.win_rate_a - exact) <= 4 * result.stderr, (result.win_rate_a, exact)
+
+
+def test_a_keep_after_which_the_card_banks_is_worth_more():
+    """With 100 set aside, a 1 and a 5 among four dice: keeping the 1 leaves
+    200 with three dice (below the bank at 450), keeping both 250 with two
+    (the bank at 200). Ranked by points and dice left they tie (100 + 100,
+    150 + 50) and the tie goes to more dice; a keep that banks worth 50
+    more takes both."""
+    from solver.card import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("cinq-mille")
+    options = keeps(rules, counts_of([1, 5, 2, 3]))
+    chosen = {worth: sorted(card_keep(dataclasses.replace(CARD, bank_keep_worth=worth)
+                                      .compiled(rules), rules, 1000, [1000], 100, 4,
+                                      options).dice)
+              for worth in (0, 50)}
+    assert chosen == {0: [1], 50: [1, 5]}
+    assert "+ 50 for a keep after which you bank" in CARD.text(rules)

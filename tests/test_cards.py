@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from solver.card import Card, card_for, stored_cards
+from solver.card import Card, card_bank, card_for, stored_cards
 from solver.rules import PIG, get_rules
 from solver.seat_value import card_seat_values
 from solver.solve import solve_game
@@ -215,3 +215,23 @@ def test_card_bot_plays_the_card():
             assert decision.chosen.action == ("bank" if banks else "roll")
             checked += 1
     assert checked > 20
+
+
+def test_to_an_exact_target_the_card_leaves_enough_to_go():
+    """quinze-mille's optimal player at 14,600 against 12,000 banks with 2
+    dice from 100 to 200 only, leaving 200 to 300 to make exactly (its
+    table, BENCHMARKS.md): a remainder of 50 or 100 wants a lone 5 or 1 with
+    the other dice blank. A card with ``leave_at_least`` 200 banks 200 there
+    and rolls on at 250 and 300; without it, it banks all three; in a game
+    to at least the target the field does nothing."""
+    rules = get_rules("quinze-mille")
+    card = Card("quinze-mille", (200,) * 6, open_at=500, leave_at_least=200)
+    compiled, plain = card.compiled(rules), dataclasses.replace(card, leave_at_least=0).compiled(
+        rules)
+    assert [card_bank(compiled, rules, 14600, [12000], turn, 2) for turn in (200, 250, 300)] \
+        == [True, False, False]
+    assert [card_bank(plain, rules, 14600, [12000], turn, 2) for turn in (200, 250, 300)] \
+        == [True, True, True]
+    assert "never bank leaving less than 200 to 15,000" in card.text(rules)
+    at_least = dataclasses.replace(rules, exact_target=False)
+    assert card_bank(card.compiled(at_least), at_least, 14600, [12000], 300, 2)
