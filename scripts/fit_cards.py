@@ -273,18 +273,21 @@ def main(argv=None) -> int:
             solution, args.rounds,
             lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True), args.tol,
             fields, start)
+        stored = cards.get(name, {})
+        # Every field a search has moved since the first guess: this run's
+        # and, from the stored card, those before it.
+        searched = sorted(set(stored.get("loss", {}).get("searched", []) if start else [])
+                          | set(fields or fields_to_fit(rules) if args.rounds else []))
         if args.rounds and card == start:
             print(f"{name}: no better card found; solver/cards.json keeps the stored one",
                   file=sys.stderr)
-            searched = cards[name]["loss"].setdefault("searched", [])
-            searched[:] = sorted(set(searched) | set(fields or fields_to_fit(rules)))
-            save(name, cards[name])
+            stored["loss"]["searched"] = searched
+            save(name, stored)
             continue
         if fit_rules != rules:
             solution = load_table(rules)
             seats = card_seat_values(solution, card, tol=args.tol)
             loss = 0.5 - float(np.mean(seats))
-        stored = cards.get(name, {})
         # --card-only keeps the simple rules as stored, measured beside the
         # previous card ("always keep everything" takes its banks) until
         # --simple-only measures them again.
@@ -293,14 +296,7 @@ def main(argv=None) -> int:
                        "loss": {"loss": loss, "target": rules.target,
                                 "seats": [float(v) for v in seats],
                                 "evaluations": evaluations,
-                                # Every field a search has moved since the
-                                # first guess, this run's and the stored
-                                # card's before it.
-                                "searched": sorted(
-                                    set(stored.get("loss", {}).get("searched", [])
-                                        if start else [])
-                                    | (set(fields or fields_to_fit(rules))
-                                       if args.rounds else set())),
+                                "searched": searched,
                                 "fitted_at": fit_rules.target,
                                 "seconds": time.perf_counter() - started,
                                 "machine": machine(),

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -88,19 +89,6 @@ def situation(rules, score: int, opponent: int, bands: int = 4) -> str:
     return f"{lead}, own score in band {band + 1}/{bands}"
 
 
-class _Turns:
-    """The table's turn arrays per turn start, computed once each."""
-
-    def __init__(self, solution):
-        self.solution = solution
-        self.cache = {}
-
-    def __call__(self, m: int, w: int):
-        if (m, w) not in self.cache:
-            self.cache[m, w] = replay(self.solution, m, w, compiled=True)
-        return self.cache[m, w]
-
-
 def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
     """Sample ``games`` games of ``card`` (a :class:`solver.card.Card`)
     against ``solution``'s player, the card's player D first in every second
@@ -112,7 +100,8 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
     space = solution.space
     dice = keep_table(rules).packed()
     compiled = card.compiled(rules)
-    turns = _Turns(solution)
+    # The table's turn arrays per turn start, computed once each.
+    turns = lru_cache(maxsize=None)(lambda m, w: replay(solution, m, w, compiled=True))
     rng = np.random.default_rng(seed)
     D = rules.dice
     cumulative = [np.cumsum(dice.prob[dice.roll_first[n]:dice.roll_first[n + 1]])

@@ -431,6 +431,19 @@ class CardCache(OptimalCache):
         self.card = card.compiled(rules)
         self.turn = TurnRules.of(rules)
         self.last_cross = last_cross_states(rules, solution.space)
+        self.takes_by_score: dict[int, np.ndarray] = {}
+
+    def takes(self, score: int) -> np.ndarray:
+        """The card's take-over of every offer ``[t, n]`` at ``score``: the
+        same for every turn start at that score, so made once."""
+        if score not in self.takes_by_score:
+            T, D = self.turn.target, self.turn.dice
+            take = np.zeros((T, D + 1), dtype=np.uint8)
+            for t in range(T):
+                for n in range(1, D + 1):
+                    take[t, n] = card_takes(self.card, self.turn, score, t, n)
+            self.takes_by_score[score] = take
+        return self.takes_by_score[score]
 
     def fill(self, store: TableStore, slot: int, m: int, w: int, z: int = -1) -> None:
         card, turn = self.card, self.turn
@@ -438,11 +451,9 @@ class CardCache(OptimalCache):
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
         shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]), T)
         bank = np.zeros((T, D + 1), dtype=np.uint8)
-        take = np.zeros((T, D + 1), dtype=np.uint8)
-        for t in range(T):
+        for t in range(T - score):          # from T - score on, no bank is allowed
             for n in range(1, D + 1):
                 bank[t, n] = card_banks(card, turn, shift, score, opponent, t, n)
-                take[t, n] = card_takes(card, turn, score, t, n)
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points.
@@ -450,7 +461,7 @@ class CardCache(OptimalCache):
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank
-        store.take[slot] = take
+        store.take[slot] = self.takes(score)
         store.points_from[slot] = card.most_points_from or NEVER
         self.replays += 1
 
