@@ -11,7 +11,7 @@ exact evaluation (:func:`solver.seat_value.card_seat_values`: the card is a
 fixed policy, the table's player plays the table; no sampling, so every
 comparison is free of noise). Each parameter in turn is moved either way
 by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
-unit), keeping the best, round after round until a round gains less than
+unit; a count of dice by as many dice, from none to all), keeping the best, round after round until a round gains less than
 1e-7. The simple rules people use are evaluated the same way, as cards:
 ``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
 hold at 20), "bank once entered" (bank as soon as the turn total meets the
@@ -104,7 +104,7 @@ def fields_to_fit(rules) -> list[str]:
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target:
-        names += ["finish_within", "leave_at_least"]
+        names += ["finish_within", "finish_dice", "leave_at_least"]
     return names
 
 
@@ -138,12 +138,20 @@ def put(card: Card, name: str, value: int) -> Card:
     return dataclasses.replace(card, **{name: value})
 
 
-def lowest(rules, name: str) -> int:
+COUNTS = {"finish_dice"}
+"""Fields that count dice, not points: moved by one die at a time, from 0
+to every die."""
+
+
+def bounds(rules, name: str) -> tuple[int, int]:
+    """The smallest and largest value a search gives field ``name``."""
+    if name in COUNTS:
+        return 0, rules.dice
     if name == "open_at":
-        return rules.entry
+        return rules.entry, rules.target
     if name == "gap_step":
-        return rules.unit
-    return -10 * rules.target if name == "behind" else 0
+        return rules.unit, rules.target
+    return (-10 * rules.target if name == "behind" else 0), rules.target
 
 
 def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None = None,
@@ -172,10 +180,12 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
             now = get(card, name)
             # A worth also moves by half a unit: a whole unit leaves a 1 and
             # a 1 with a 5 ranked alike.
+            step = 1 if name in COUNTS else rules.unit
             for move in ([0.5, -0.5] if name in WORTHS or name.startswith("left") else []) \
                     + moves:
-                value = now + int(move * rules.unit)
-                if lowest(rules, name) <= value <= rules.target:
+                value = now + int(move * step)
+                low, high = bounds(rules, name)
+                if low <= value <= high:
                     trial = put(card, name, value)
                     if loss(trial) < best - 1e-9:
                         card, best = trial, loss(trial)

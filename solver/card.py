@@ -12,7 +12,8 @@ with ``n`` dice in hand:
                           leave_at_least to go (a remainder of 50 wants a
                           lone 5, all the other dice blank)
     otherwise:            bank once t >= bank[n] + shift, or, to an exact
-                          target, once target - s - t <= finish_within;
+                          target, once target - s - t <= finish_within
+                          (with at most finish_dice dice in hand, if set);
                           not entered (s = 0 in a game with an entry): never
                           below open_at
     shift = behind * trunc((o - s) / gap_step)         (less when ahead)
@@ -75,6 +76,8 @@ class CardRules(NamedTuple):
     take_die: int
     last_cross: int
     finish_within: int
+    finish_dice: int
+    """Dice in hand, not units; 0: any."""
     race_within: int
     leave_at_least: int
     bank_keep_worth: float
@@ -109,6 +112,7 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
     if turn_total >= card.bank[in_hand] + shift:
         return True
     return turn_rules.exact and card.finish_within > 0 and \
+        (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
         target - score - turn_total <= card.finish_within
 
 
@@ -172,6 +176,9 @@ class Card:
     take_die: int = 0
     last_cross: int = 0
     finish_within: int = 0
+    finish_dice: int = 0
+    """``finish_within`` applies with at most this many dice in hand (with
+    more, a roll is worth more than the finish); 0: with any."""
     race_within: int = 0
     leave_at_least: int = 0
     """To an exact target: never bank leaving less than this to go."""
@@ -201,7 +208,7 @@ class Card:
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die),
                          units(self.last_cross), units(self.finish_within),
-                         units(self.race_within), units(self.leave_at_least),
+                         self.finish_dice, units(self.race_within), units(self.leave_at_least),
                          self.bank_keep_worth / u)
 
     def to_dict(self) -> dict:
@@ -264,7 +271,8 @@ class Card:
                          f"{rules.target:,}")
         if rules.exact_target and self.finish_within:
             lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
-                         f"{rules.target:,}")
+                         f"{rules.target:,}" + (f", with {self.finish_dice} dice or fewer"
+                                                if self.finish_dice else ""))
         if rules.score_cap_units is not None:
             cap = rules.score_cap_units * rules.unit
             lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "

@@ -340,6 +340,18 @@ def error_bound(changes: list[float]) -> float:
     return changes[-1] * q / (1.0 - q)
 
 
+def settled_ratio(changes: list[float], spread: float = 0.05) -> float | None:
+    """The ratio of successive changes when it has settled (the last three
+    within ``spread`` of each other, and below 0.9): the factor by which a
+    linear iteration dominated by one direction shrinks its error; else None."""
+    if len(changes) < 4 or min(changes[-4:]) <= 0.0:
+        return None
+    ratios = [b / a for a, b in zip(changes[-4:-1], changes[-3:])]
+    if max(ratios) >= 0.9 or max(ratios) - min(ratios) > spread * max(ratios):
+        return None
+    return ratios[-1]
+
+
 def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None,
           reach: np.ndarray | None = None) -> Solution:

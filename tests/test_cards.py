@@ -102,6 +102,18 @@ def test_card_evaluation_against_brute_force(pig20, card_fields):
     assert values == pytest.approx([first, second], abs=1e-10)
 
 
+def test_sweeps_extrapolate_only_once_the_ratio_has_settled():
+    """solver.game.settled_ratio: a geometric run of changes gives its ratio
+    (the evaluation then jumps to the limit); dix-mille-free-keep's solve,
+    whose ratios fall from 0.47 to 0.14 (its table's stats), gives none,
+    nor does a ratio near 1 or too short a run."""
+    from solver.game import settled_ratio
+    assert settled_ratio([0.9 * 0.43 ** k for k in range(6)]) == pytest.approx(0.43)
+    assert settled_ratio([0.22, 0.093, 3.06e-3, 1.41e-4, 6.67e-5, 2.50e-5, 7.74e-6]) is None
+    assert settled_ratio([0.95 ** k for k in range(6)]) is None
+    assert settled_ratio([0.43 ** k for k in range(3)]) is None
+
+
 @pytest.mark.parametrize("rules", [None, "quinze-take-over", "dix-mille"])
 def test_the_table_evaluated_as_a_policy_is_the_table(pig20, rules):
     """With D playing the table, the evaluation gives the table's values:
@@ -235,3 +247,27 @@ def test_to_an_exact_target_the_card_leaves_enough_to_go():
     assert "never bank leaving less than 200 to 15,000" in card.text(rules)
     at_least = dataclasses.replace(rules, exact_target=False)
     assert card_bank(card.compiled(at_least), at_least, 14600, [12000], 300, 2)
+
+
+def test_the_finish_applies_with_few_dice_in_hand():
+    """quinze-mille's optimal player at 14,500 against 10,000 banks 200 or
+    250 with 1 to 3 dice in hand (leaving 300 or 250 to make exactly;
+    ``farkle advise quinze-mille --me 14500 --opp 10000 --turn 200 --dice
+    3``: bank 94.74%, roll 94.19%), while a card banking at 400 with 3
+    dice would roll on. With ``finish_within`` 300 and ``finish_dice`` 3
+    the card banks there with 3 dice but not with 4 or 5 (against 14,000
+    optimal play rolls on with 5: 66.23% against 66.16%), and never below
+    ``leave_at_least``."""
+    rules = get_rules("quinze-mille")
+    card = Card("quinze-mille", (250, 200, 400, 2550, 2750, 7500), open_at=500,
+                leave_at_least=200, finish_within=300, finish_dice=3)
+    compiled = card.compiled(rules)
+    banks = {(turn, dice): card_bank(compiled, rules, 14500, [10000], turn, dice)
+             for turn in (150, 200, 250, 350) for dice in (3, 4, 5)}
+    assert banks == {(150, 3): False, (200, 3): True, (250, 3): True, (350, 3): False,
+                     (150, 4): False, (200, 4): False, (250, 4): False, (350, 4): False,
+                     (150, 5): False, (200, 5): False, (250, 5): False, (350, 5): False}
+    any_dice = dataclasses.replace(card, finish_dice=0).compiled(rules)
+    assert card_bank(any_dice, rules, 14500, [10000], 200, 5)
+    assert "or bank whatever leaves 300 or less to 15,000, with 3 dice or fewer" \
+        in card.text(rules)
