@@ -11,8 +11,9 @@ exact evaluation (:func:`solver.seat_value.card_seat_values`: the card is a
 fixed policy, the table's player plays the table; no sampling, so every
 comparison is free of noise). Each parameter in turn is moved either way
 by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
-unit; a count of dice by as many dice, from none to all), keeping the best, round after round until a round gains less than
-1e-7. The simple rules people use are evaluated the same way, as cards:
+unit; a count of dice by as many dice, from none to all), keeping the
+best, round after round until a round gains less than 1e-7. The simple
+rules people use are evaluated the same way, as cards:
 ``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
 hold at 20), "bank once entered" (bank as soon as the turn total meets the
 entry, in every turn) and "always keep everything" (the fitted card, but
@@ -181,10 +182,10 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
             # A worth also moves by half a unit: a whole unit leaves a 1 and
             # a 1 with a 5 ranked alike.
             step = 1 if name in COUNTS else rules.unit
+            low, high = bounds(rules, name)
             for move in ([0.5, -0.5] if name in WORTHS or name.startswith("left") else []) \
                     + moves:
                 value = now + int(move * step)
-                low, high = bounds(rules, name)
                 if low <= value <= high:
                     trial = put(card, name, value)
                     if loss(trial) < best - 1e-9:

@@ -326,6 +326,12 @@ def solve_level(b0, b1, blocks, newton, rules, dice, moves, values, passes, chan
 
 # ---------------------------------------------------------------- the solve
 
+def _last_ratios(changes: list[float]) -> list[float]:
+    """The ratios of the last three successive changes (of those after a
+    nonzero one)."""
+    return [b / a for a, b in zip(changes[-4:-1], changes[-3:]) if a > 0]
+
+
 def error_bound(changes: list[float]) -> float:
     """Distance to the fixed point after sweeps whose largest changes were
     ``changes``: for a contraction with factor ``q``, at most ``change * q /
@@ -334,7 +340,7 @@ def error_bound(changes: list[float]) -> float:
     enough of them, or where ``q`` is not clearly below 1)."""
     if len(changes) < 4:
         return changes[-1] if changes else np.inf
-    q = max(b / a for a, b in zip(changes[-4:-1], changes[-3:]) if a > 0)
+    q = max(_last_ratios(changes))
     if q >= 0.5:
         return changes[-1]
     return changes[-1] * q / (1.0 - q)
@@ -346,7 +352,7 @@ def settled_ratio(changes: list[float], spread: float = 0.05) -> float | None:
     linear iteration dominated by one direction shrinks its error; else None."""
     if len(changes) < 4 or min(changes[-4:]) <= 0.0:
         return None
-    ratios = [b / a for a, b in zip(changes[-4:-1], changes[-3:])]
+    ratios = _last_ratios(changes)
     if max(ratios) >= 0.9 or max(ratios) - min(ratios) > spread * max(ratios):
         return None
     return ratios[-1]
