@@ -32,6 +32,16 @@ the vector ``Z`` with one scalar slope, the probability that the turn ends in
 a zero turn: ``V = c + b Z``. With N = 2 this is the two-player DP
 (component 1 is one minus component 0).
 
+A roll class's best keep for the mover is ``max_k A(t + points_k, col_k)[0]``;
+without a plan it is taken from the best of the class's base
+(:class:`solver.dice.DiceArrays`) and the keeps the base lacks, as in
+:mod:`solver.turn_kernel` (cinq-mille: 221 comparisons a turn total instead
+of 326). With a plan every keep of the class is compared, in the class's
+order, so that the chosen keep's index can be recorded. Both give the same
+keep: the tie-break (RULES.md: the most points, then the most dice) orders
+the keeps whatever the order they are compared in (short of a chain of
+values each within EPS of the next, wider than EPS end to end).
+
 A decision may instead be *mixed* (RULES.md, "Cycles and equilibria"), as
 a :class:`NodeMix` says: a bank decision ``(t, n)`` banks with probability
 ``bank_q[t, n]`` in [0, 1], a keep decision (roll class ``r`` at turn total
@@ -151,7 +161,8 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     R, dR, A, dA = work
     bank_q, bank_margin, banked, keep_q, keep_main, keep_alt, keep_margin, keep_chosen = plan
     planned = bank_q.shape[0] > 1
-    roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
+    roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
+        extra_col = dice
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
     V, take_values = values
     N = seats.players
@@ -166,7 +177,12 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
         # and clearing all of it cost more than the DP itself.
         banked[:top + 1] = 0
         keep_chosen[:top + 1] = -1
-    for t in range(A.shape[0]):
+    # Rows a keep can reach from a turn total below the target; those
+    # above are never read.
+    longest = 0
+    for k in range(len(keep_units)):
+        longest = max(longest, keep_units[k])
+    for t in range(min(A.shape[0], T + longest + 1)):
         past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
         for k in range(N):
             A[t, 0, k] = 1.0 if k == 0 else 0.0
@@ -177,11 +193,46 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                     A[t, n, k] = Z[k] if past else (1.0 if k == 0 else 0.0)
                 dA[t, n] = 1.0 if past else 0.0
     bank = np.empty(N)
+    # Each roll class's best keep for the mover, for the classes built on it.
+    class_best = np.empty(len(prob))
+    class_units = np.empty(len(prob), dtype=np.int64)
+    class_col = np.empty(len(prob), dtype=np.int64)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             for k in range(N):
                 R[t, n, k] = 0.0
             slope = 0.0
+            if not planned:
+                for r in range(roll_first[n], roll_first[n + 1]):
+                    k0 = extra_first[r]
+                    k1 = extra_first[r + 1]
+                    p = prob[r]
+                    base = class_base[r]
+                    if k0 == k1 and base < 0:           # the zero rolls
+                        for k in range(N):
+                            R[t, n, k] += p * Z[k]
+                        slope += p
+                        continue
+                    if base >= 0:
+                        best, units, col = class_best[base], class_units[base], class_col[base]
+                    else:
+                        units, col = extra_units[k0], extra_col[k0]
+                        best = A[t + units, col, 0]
+                        k0 += 1
+                    for kk in range(k0, k1):
+                        u, c = extra_units[kk], extra_col[kk]
+                        v = A[t + u, c, 0]
+                        if v > best + EPS:
+                            best, units, col = v, u, c
+                        elif v >= best - EPS and _more_points_or_dice(u, c, units, col, D, n):
+                            best, units, col = max(v, best), u, c
+                    class_best[r], class_units[r], class_col[r] = best, units, col
+                    row = t + units
+                    for k in range(N):
+                        R[t, n, k] += p * A[row, col, k]
+                    slope += p * dA[row, col]
+                dR[t, n] = slope
+                continue
             for r in range(roll_first[n], roll_first[n + 1]):
                 k0 = keep_first[r]
                 k1 = keep_first[r + 1]
@@ -266,11 +317,18 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
 
 @njit(cache=True, inline="always")
 def _keeps_more(keep_units, keep_col, D, n, k, than):
+    """RULES.md's tie-break between keeps ``k`` and ``than``."""
+    return _more_points_or_dice(keep_units[k], keep_col[k], keep_units[than], keep_col[than],
+                                D, n)
+
+
+@njit(cache=True, inline="always")
+def _more_points_or_dice(units, col, than_units, than_col, D, n):
     """RULES.md's tie-break among keeps: more points, then more dice set
     aside (column ``D`` is hot dice: all ``n`` used; column 0, an instant
     win, is always alone in its roll)."""
-    if keep_units[k] != keep_units[than]:
-        return keep_units[k] > keep_units[than]
-    used_k = n if keep_col[k] == D else n - keep_col[k]
-    used_than = n if keep_col[than] == D else n - keep_col[than]
-    return used_k > used_than
+    if units != than_units:
+        return units > than_units
+    used = n if col == D else n - col
+    used_than = n if than_col == D else n - than_col
+    return used > used_than
