@@ -24,7 +24,10 @@ dix-mille), ``--fit-target T`` fits the card at a smaller target T (its
 table solved first if missing) and measures it, and the simple rules, at
 the game's own target: the loss reported is always the game's own;
 ``--fields NAMES`` searches the named fields alone, and ``--from-stored``
-starts from the stored card instead of the first guess; ``--tol`` loosens
+starts from the stored card instead of the first guess, ``--set
+NAME=VALUE,...`` from a card with those fields changed; a card fitted at a
+smaller target or changed by ``--set`` replaces the stored one only where
+it gives up less at the game's own target. ``--tol`` loosens
 the evaluations' tolerance (sweeps, where a game has falls);
 ``--card-only`` and ``--simple-only`` split one game's measurements into
 two runs (dix-mille: about half an hour per evaluation).
@@ -245,6 +248,9 @@ def main(argv=None) -> int:
     parser.add_argument("--from-stored", action="store_true",
                         help="start from the game's card in solver/cards.json, not the first "
                         "guess")
+    parser.add_argument("--set", metavar="NAME=VALUE", default="",
+                        help="start from a card with these fields changed (comma-separated, "
+                        "named as in --fields: finish_within=300,bank3=400)")
     parser.add_argument("--simple-only", action="store_true",
                         help="measure the simple rules alone and store them beside the game's "
                         "card (a second process, where one evaluation takes half an hour)")
@@ -263,13 +269,23 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         fit_rules = rules.with_target(args.fit_target) if args.fit_target else rules
         fields = args.fields.split(",") if args.fields else None
-        unknown = set(fields or []) - set(fields_to_fit(rules))
+        changes = {}
+        for pair in filter(None, args.set.split(",")):
+            field, _, value = pair.partition("=")
+            if not value.lstrip("-").isdigit():
+                parser.error(f"--set takes NAME=VALUE with a whole number, not {pair!r}")
+            changes[field] = int(value)
+        unknown = (set(fields or []) | set(changes)) - set(fields_to_fit(rules))
         if unknown:
             parser.error(f"{name} has no card field {', '.join(sorted(unknown))} to search "
                          f"(it has: {', '.join(fields_to_fit(rules))})")
         if args.from_stored and name not in cards:
             parser.error(f"{name} has no stored card to start from")
         start = Card.from_dict(cards[name]["card"]) if args.from_stored else None
+        if changes:
+            start = start or first_guess(load_table(fit_rules))
+            for field, value in changes.items():
+                start = put(start, field, value)
         if args.simple_only:
             solution = load_table(rules)
             stored = Card.from_dict(cards[name]["card"]) if name in cards else None
@@ -287,9 +303,10 @@ def main(argv=None) -> int:
         stored = cards.get(name, {})
         # Every field a search has moved since the first guess: this run's
         # and, from the stored card, those before it.
-        searched = sorted(set(stored.get("loss", {}).get("searched", []) if start else [])
+        searched = sorted(set(stored.get("loss", {}).get("searched", []) if args.from_stored
+                              else []) | set(changes)
                           | set(fields or fields_to_fit(rules) if args.rounds else []))
-        if args.rounds and card == start:
+        if args.rounds and card == start and not changes:
             print(f"{name}: no better card found; solver/cards.json keeps the stored one",
                   file=sys.stderr)
             stored["loss"]["searched"] = searched
@@ -299,6 +316,14 @@ def main(argv=None) -> int:
             solution = load_table(rules)
             seats = card_seat_values(solution, card, tol=args.tol)
             loss = 0.5 - float(np.mean(seats))
+        was = stored.get("loss", {})
+        if start and was.get("target") == rules.target and loss >= was.get("loss", np.inf):
+            # Fitted at a smaller target, or changed by --set: a card
+            # replaces the stored one only where it gives up less.
+            print(f"{name}: this card gives up {100 * loss:.3f} points, the stored one "
+                  f"{100 * was['loss']:.3f}; solver/cards.json keeps the stored one",
+                  file=sys.stderr)
+            continue
         # --card-only keeps the simple rules as stored, measured beside the
         # previous card ("always keep everything" takes its banks) until
         # --simple-only measures them again.
@@ -319,7 +344,8 @@ def main(argv=None) -> int:
                                            + (f" --tol {args.tol:g}" if args.tol != 1e-12
                                               else "")
                                            + (f" --fields {args.fields}" if fields else "")
-                                           + (" --from-stored" if start else "")},
+                                           + (" --from-stored" if args.from_stored else "")
+                                           + (f" --set {args.set}" if changes else "")},
                        "simple": simple,
                        **({"simple_command": stored["simple_command"]}
                           if args.card_only and "simple_command" in stored else {})}
