@@ -42,6 +42,18 @@ keep: the tie-break (RULES.md: the most points, then the most dice) orders
 the keeps whatever the order they are compared in (short of a chain of
 values each within EPS of the next, wider than EPS end to end).
 
+The policy's range. Every choice compares component 0 of two values, and
+under the policy each is ``c + b Z[0]``, so the policy the DP picks at
+``Z`` stays its pick for every ``Z'`` with ``dz = Z'[0] - Z[0]`` in an
+interval: a comparison of two choices whose difference is ``g`` with slope
+``r`` (the difference of their zero-turn probabilities) keeps its outcome
+while ``g + r dz`` stays on its side of the tie band ``[-EPS, EPS]`` (and,
+within the band, of 0). The DP writes the intersection of these intervals
+to ``work.steady`` (empty with a plan): where a new ``Z`` falls inside it,
+the DP run there would take the same decisions, so its values are the
+affine ``c + b Z``, and :func:`solver.multiplayer.solve_block_n` need not
+run it.
+
 A decision may instead be *mixed* (RULES.md, "Cycles and equilibria"), as
 a :class:`NodeMix` says: a bank decision ``(t, n)`` banks with probability
 ``bank_q[t, n]`` in [0, 1], a keep decision (roll class ``r`` at turn total
@@ -69,6 +81,10 @@ drop_stale_caches(__file__)
 EPS = 1e-12
 """Two choices within EPS of each other (in the mover's chance) are a tie,
 settled by RULES.md's tie-break."""
+
+NEAR = 1e-3
+"""Keeps further apart than this (in the mover's chance) bound the policy's
+range by their gap alone, without reading their slopes."""
 
 
 class Seats(NamedTuple):
@@ -100,11 +116,22 @@ class MultiValues(NamedTuple):
 
 class MultiWork(NamedTuple):
     """The DP's arrays: vectors ``R[t, n, k]`` and ``A`` (after a keep, the
-    layout of :mod:`solver.turn`) and their slopes ``dR[t, n]``, ``dA``."""
+    layout of :mod:`solver.turn`) and their slopes ``dR[t, n]``, ``dA``;
+    ``steady``, the range ``[lo, hi]`` of ``Z[0]`` moves over which the
+    DP's policy stays (module docstring)."""
     R: np.ndarray
     dR: np.ndarray
     A: np.ndarray
     dA: np.ndarray
+    steady: np.ndarray
+
+
+@njit(cache=True)
+def multi_work(roll_rows, a_rows, dice, players):
+    """A :class:`MultiWork` for DPs of up to ``roll_rows`` roll rows."""
+    return MultiWork(np.zeros((roll_rows, dice + 1, players)), np.zeros((roll_rows, dice + 1)),
+                     np.zeros((a_rows, dice + 1, players)), np.zeros((a_rows, dice + 1)),
+                     np.zeros(2))
 
 
 class NodeMix(NamedTuple):
@@ -158,7 +185,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     ``b``. The decisions are recorded in the plan's rows up to ``min(roll_rows
     - 1, T)``, the turn totals the turn can hold; later rows are left as
     they were."""
-    R, dR, A, dA = work
+    R, dR, A, dA = work[:4]
     bank_q, bank_margin, banked, keep_q, keep_main, keep_alt, keep_margin, keep_chosen = plan
     planned = bank_q.shape[0] > 1
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
@@ -193,6 +220,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                     A[t, n, k] = Z[k] if past else (1.0 if k == 0 else 0.0)
                 dA[t, n] = 1.0 if past else 0.0
     bank = np.empty(N)
+    lo, hi = -(NEAR - EPS), NEAR - EPS
     # Each roll class's best keep for the mover, for the classes built on it.
     class_best = np.empty(len(prob))
     class_units = np.empty(len(prob), dtype=np.int64)
@@ -222,10 +250,31 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                     for kk in range(k0, k1):
                         u, c = extra_units[kk], extra_col[kk]
                         v = A[t + u, c, 0]
-                        if v > best + EPS:
+                        # Slopes differ by at most 1: a comparison of keeps
+                        # NEAR apart holds while |dz| < NEAR - EPS, where the
+                        # range starts.
+                        if v < best - NEAR:
+                            continue
+                        if v > best + NEAR:
                             best, units, col = v, u, c
-                        elif v >= best - EPS and _more_points_or_dice(u, c, units, col, D, n):
-                            best, units, col = max(v, best), u, c
+                            continue
+                        gap, rate = v - best, dA[t + u, c] - dA[t + units, col]
+                        if gap > EPS:
+                            lo, hi = _hold(lo, hi, gap, rate, EPS, np.inf)
+                            best, units, col = v, u, c
+                        elif gap < -EPS:
+                            lo, hi = _hold(lo, hi, gap, rate, -np.inf, -EPS)
+                        elif _more_points_or_dice(u, c, units, col, D, n):
+                            # The tie goes to v, and the larger of the two
+                            # stays the one compared with: keep gap's sign.
+                            if gap >= 0.0:
+                                lo, hi = _hold(lo, hi, gap, rate, 0.0, np.inf)
+                                best = v
+                            else:
+                                lo, hi = _hold(lo, hi, gap, rate, -EPS, 0.0)
+                            units, col = u, c
+                        else:
+                            lo, hi = _hold(lo, hi, gap, rate, -np.inf, EPS)
                     class_best[r], class_units[r], class_col[r] = best, units, col
                     row = t + units
                     for k in range(N):
@@ -294,12 +343,16 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                 bank_slope = 0.0
             q = bank_q[t, n] if planned else -1.0
             if q < 0.0:
-                if bank[0] >= R[t, n, 0] - EPS:
+                gap, rate = bank[0] - R[t, n, 0], bank_slope - dR[t, n]
+                if gap >= -EPS:
+                    lo, hi = _hold(lo, hi, gap, rate, -EPS, np.inf)
                     for k in range(N):
                         A[t, n, k] = bank[k]
                     dA[t, n] = bank_slope
                     if planned:
                         banked[t, n] = 1
+                else:
+                    lo, hi = _hold(lo, hi, gap, rate, -np.inf, -EPS)
             else:
                 bank_margin[t, n] = bank[0] - R[t, n, 0]
                 for k in range(N):
@@ -312,7 +365,28 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
             dR[t, n] = dR[top, n]
     for k in range(N):
         out[k] = R[0, D, k]
+    if planned:
+        lo, hi = 0.0, 0.0
+    work.steady[0], work.steady[1] = lo, hi
     return dR[0, D]
+
+
+@njit(cache=True, inline="always")
+def _hold(lo, hi, gap, rate, low, high):
+    """Narrow ``[lo, hi]`` to the moves ``dz`` over which the difference
+    ``gap + rate dz`` of two choices stays in ``[low, high]``, where it is
+    at ``dz = 0`` (module docstring, the policy's range)."""
+    if rate > 0.0:
+        if gap + rate * hi > high:
+            hi = (high - gap) / rate
+        if gap + rate * lo < low:
+            lo = (low - gap) / rate
+    elif rate < 0.0:
+        if gap + rate * hi < low:
+            hi = (low - gap) / rate
+        if gap + rate * lo > high:
+            lo = (high - gap) / rate
+    return lo, hi
 
 
 @njit(cache=True, inline="always")

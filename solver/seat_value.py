@@ -54,7 +54,7 @@ from .compiled_rules import (COMPILED_RULES, compiled_copies, drop_stale_caches,
 from .dice import keep_table
 from .duels import duel_values, model_values
 from .game import error_bound, settled_ratio, solve_functional
-from .multi_kernel import (EPS, MultiValues, MultiWork, NodeMix, Seats, rotate_into,
+from .multi_kernel import (EPS, MultiValues, NodeMix, Seats, multi_work, rotate_into,
                            take_index, turn_dp_vec)
 from .multiplayer import build_multi_blocks
 from .states import last_cross_states
@@ -250,10 +250,8 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     n0 = blocks.block_start[b]
     k = blocks.block_start[b + 1] - n0
     target = rules.target
-    vec_work = MultiWork(np.zeros((target, D + 1, N)), np.zeros((target, D + 1)),
-                         np.zeros((a_rows, D + 1, N)), np.zeros((a_rows, D + 1)))
-    duel_work = MultiWork(np.zeros((target, D + 1, 2)), np.zeros((target, D + 1)),
-                          np.zeros((a_rows, D + 1, 2)), np.zeros((a_rows, D + 1)))
+    vec_work = multi_work(target, a_rows, D, N)
+    duel_work = multi_work(target, a_rows, D, 2)
     R = np.zeros((target, D + 1))
     dR = np.zeros((target, D + 1))
     A = np.zeros((a_rows, D + 1))

@@ -29,7 +29,7 @@ from .errors import UsageError
 from .game_loop import MAX_TURNS
 from .game_loop_n import (ALL_TURNS, DONE, FALLS, MIXED_DRAWS, TAKE_OVERS, UNFINISHED, GamesN,
                           OptimalN, TurnCache, run_games_n)
-from .multi_kernel import MultiValues, MultiWork, NodeMix, Seats
+from .multi_kernel import MultiValues, NodeMix, Seats, multi_work
 from .multi_solution import check_player_count
 from .multiplayer import block_plan, no_plan
 from .policies import Policy, TableStore, dice_tables, parse_policy
@@ -234,8 +234,7 @@ def optimal_record(rules: Rules, solution, dice, players: int) -> OptimalN:
     D, rows, N = rules.dice, rules.target_units, players
     space = solution.space
     a_rows = pad(rules, rows)
-    work = MultiWork(np.zeros((rows, D + 1, N)), np.zeros((rows, D + 1)),
-                     np.zeros((a_rows, D + 1, N)), np.zeros((a_rows, D + 1)))
+    work = multi_work(rows, a_rows, D, N)
     values = MultiValues(np.ascontiguousarray(solution.V, dtype=np.float64),
                          np.ascontiguousarray(solution.take_values, dtype=np.float64))
     # The solver's block plan of one node: every decision recorded.
@@ -251,8 +250,7 @@ def _stand_in(players: int, packed) -> OptimalN:
     moves = Moves(one, np.zeros((1, 1), dtype=np.int64), one, one, one, one)
     values = MultiValues(np.zeros((1, N)), np.zeros((1, 1, 1, N)))
     mixes = (one[:0], one, np.zeros((0, 5), dtype=np.int64), np.zeros(0))
-    work = MultiWork(np.zeros((1, 1, N)), np.zeros((1, 1)), np.zeros((1, 1, N)),
-                     np.zeros((1, 1)))
+    work = multi_work(1, 1, 0, N)
     return OptimalN(Seats(N, 1, 1, 1, 1), packed, one, one, moves, values,
                     -np.ones((1, 1, 1), dtype=np.int64), *mixes, work,
                     NodeMix(*(array[0] for array in no_plan())), np.zeros(N), np.zeros(N),

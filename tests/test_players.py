@@ -218,3 +218,58 @@ def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, cap
                           "a block whose best responses cycle (")
     assert err.endswith("flipping decisions); try a smaller --target\n")
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("rules", [get_rules("cinq-mille", 1500), quinze_take_over(1500)],
+                         ids=["cinq-mille", "quinze-take-over"])
+def test_the_turn_dp_policy_holds_over_its_steady_range(rules):
+    """The N-player turn DP reports the range of moves of Z[0] over which its
+    decisions hold (solver.multi_kernel, "the policy's range"); the solver
+    accepts a policy iteration step without running the DPs again when the
+    new Z falls inside. Inside the range, the DP run at a moved Z must give
+    exactly the affine value of the policy picked at Z, c + b Z' (rounding
+    only: 1e-12), whatever the other components of Z do. The ranges must
+    also be non-empty at most turn starts, or the solver saves nothing."""
+    from solver.dice import keep_table
+    from solver.multi_kernel import MultiValues, NodeMix, Seats, multi_work, turn_dp_vec, \
+        zero_value
+    from solver.multiplayer import no_plan
+    from solver.turn import pad
+    from solver.turn_rules import TurnRules
+    solution = solve_players(rules, 3)
+    space = solution.space
+    seats, turn, moves = Seats.of(3, space), TurnRules.of(rules), space.moves()
+    dice = keep_table(rules).packed()
+    values = MultiValues(solution.V, solution.take_values)
+    work = multi_work(turn.target, pad(rules, turn.target), rules.dice, 3)
+    plan = NodeMix(*(array[0] for array in no_plan()))
+    rng = np.random.default_rng(5)
+    nodes = rng.choice(len(solution.V), 400, replace=False)
+    Z, out, moved_out = np.empty(3), np.empty(3), np.empty(3)
+    non_empty = 0
+    for node in nodes:
+        zero_value(seats, moves.zero_next, solution.V, node, Z)
+        rows = turn.target - moves.score[node // seats.lead]
+        slope = turn_dp_vec(turn, dice, moves, values, seats, node, Z, rows, work, plan, out)
+        lo, hi = work.steady
+        assert lo <= 0.0 <= hi
+        non_empty += hi > lo
+        for dz in (0.999 * lo, 0.999 * hi, rng.uniform(lo, hi)):
+            shift = np.append(dz, rng.uniform(-0.01, 0.01, 2))
+            moved_slope = turn_dp_vec(turn, dice, moves, values, seats, node, Z + shift, rows,
+                                      work, plan, moved_out)
+            assert moved_slope == pytest.approx(slope, abs=1e-12)
+            assert np.max(np.abs(moved_out - (out + slope * shift))) < 1e-12
+    assert non_empty > 0.5 * len(nodes)
+
+
+def test_policy_iteration_accepts_steady_steps():
+    """With the steady ranges, a block whose zero turns go round it is
+    settled by one DP pass where the start's policy holds. In 3-player
+    cinq-mille every turn start's zero turn stays in its block, so
+    confirming each step by a second pass would take at least two DPs a
+    turn start: the solve must take fewer."""
+    from solver.multiplayer import build_multi_blocks
+    solution = solve_players(get_rules("cinq-mille", 2000), 3)
+    assert np.all(build_multi_blocks(solution.space, 3).succ_local >= 0)
+    assert solution.stats["turn_dp_runs"] < 2 * solution.stats["turn_starts"]
