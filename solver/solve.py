@@ -167,11 +167,12 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     # class with a base compares only its extra keeps (solver.turn_kernel).
     work_per_row = len(dice.prob) + len(dice.extra_units)
     # Newton runs about 2.2 DP passes a turn start with two players (2.16
-    # in quinze-mille, BENCHMARKS.md), about 2.4 with more (2.38 in
-    # 3-player cinq-mille-10000); with crosses, about sixteen sweeps of one
+    # in quinze-mille, BENCHMARKS.md), about 1.5 with more (1.49 in
+    # 3-player cinq-mille-10000: most steps are accepted without the pass
+    # that would confirm them); with crosses, about sixteen sweeps of one
     # pass each (two in the first). With N players the DP carries N values
     # and runs a full Newton per block each sweep.
-    passes = 17 if rules.crosses else 2.2 if players == 2 else 2.4
+    passes = 17 if rules.crosses else 2.2 if players == 2 else 1.5
     per_player = 1.0 if players == 2 else PLAYER_COST * players
     return passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
         / SOLVE_RATE
