@@ -34,8 +34,9 @@ x_{s(i)}`` until the policy no longer changes (``max |x - f| <=
 NEWTON_TOL``): usually two DP passes per block, starting from the solved
 neighbours' values (:func:`guess_level`). Nodes of a block
 whose movers share their bank destinations (they differ only in crosses or
-previous score) run one turn DP together, a lane each
-(:func:`solver.turn_kernel.turn_dp`).
+previous score) run their turn DPs together: four lanes at a time, or all
+at once where there are more than ``MOST_IN_FOURS``
+(:func:`solver.turn_kernel.turn_dp_lanes`).
 
 Take-over: a bank of ``t`` with ``n`` dice unset offers them to the waiting
 player, worth ``max(W[w, m'], R_{w,m'}(t, n))`` to them. ``R_{w,m'}`` belongs
@@ -48,7 +49,12 @@ known on the way down. Then whole top-down sweeps repeat, each starting from
 the previous sweep's values, until the distance to the fixed point, bounded
 from the shrinking changes (:func:`error_bound`), is below ``tol``; each
 sweep gives a block one Newton step (two in the first), since the next sweep
-corrects its inputs anyway. Without falls one sweep is exact.
+corrects its inputs anyway. A step with a stale slope ``b'`` lands at
+``x`` off by about ``(b - b') dZ`` for a move ``dZ`` of its zero-turn value,
+and the same fixed point solves it; so once a sweep has moved no value by
+more than ``SLOPE_CHANGE`` (the policy has about settled), the later
+sweeps run the DP without slopes (about 25% cheaper) and step with the last
+ones computed. Without falls one sweep is exact.
 
 Two seats under rules of their own (:mod:`solver.fair_start`): the space's
 states carry a seat (``PlayerSpace.seat``) and only turn starts with the
@@ -66,19 +72,26 @@ import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
 from .compiled_rules import drop_stale_caches
+from .convergence import error_bound
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
 from .solution import Solution, Values, reach_wins, replay
 from .turn import pad
 from . import turn_kernel
-from .turn_kernel import TurnWork, turn_dp, turn_dp_one
+from .turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
 from .turn_rules import TurnRules
 
 drop_stale_caches(__file__, turn_kernel.__file__)
 
 NEWTON_TOL = 1e-13
 NEWTON_MAX_PASSES = 60
+SLOPE_CHANGE = 1e-4
+"""A sweep after one that moved some value by more than this recomputes
+the slopes; later sweeps reuse them (module docstring)."""
+MOST_IN_FOURS = 8
+"""A group of more movers runs in one DP of all its lanes, not in fours
+(faster from about ten lanes, BENCHMARKS.md)."""
 
 
 # ---------------------------------------------------------------- structure
@@ -231,20 +244,36 @@ class Newton(NamedTuple):
     ``max_passes`` DP passes, ``a_rows`` rows of the after-keep table."""
     max_passes: int
     a_rows: int
+    slope_passes: int
 
 
 @njit(cache=True)
-def solve_block(b, blocks, newton, rules, dice, moves, values):
+def store_offers(take_values, row, slot, first, rows, R):
+    """Keep a taker's roll values ``R[t, n]`` for the offers a bank into
+    ``slot`` can make (``PlayerSpace.offers``)."""
+    for t in range(first, min(first + take_values.shape[2], rows)):
+        for n in range(1, R.shape[1] - 1):
+            take_values[row, slot, t - first, n - 1] = R[t, n]
+
+
+@njit(cache=True)
+def lanes_work(roll_rows, a_rows, columns, lanes):
+    """The DP's arrays for ``lanes`` movers at once (zeros)."""
+    return TurnWork(np.zeros((roll_rows, columns, lanes)), np.zeros((roll_rows, columns, lanes)),
+                    np.zeros((a_rows, columns, lanes)), np.zeros((a_rows, columns, lanes)))
+
+
+@njit(cache=True)
+def solve_block(b, blocks, newton, rules, dice, moves, values, node_slope):
     """Newton's method on one block (module docstring). Returns the number of
-    DP passes and the last ``max |x - f|``."""
+    DP passes and the last ``max |x - f|``. Passes after the first
+    ``newton.slope_passes`` run the DP without slopes and solve with the
+    slopes last stored in ``node_slope``."""
     W, take_values, _ = values
     D = rules.dice
     g0, g1 = blocks.block_start[b], blocks.block_start[b + 1]
     n0 = blocks.group_start[g0]
     k = blocks.group_start[g1] - n0
-    lanes = 1
-    for g in range(g0, g1):
-        lanes = max(lanes, blocks.group_start[g + 1] - blocks.group_start[g])
     f = np.empty(k)
     slope = np.empty(k)
     Z = np.empty(k)
@@ -254,17 +283,26 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
     succ = np.empty(k, dtype=np.int64)
     state = np.empty(k, dtype=np.int64)
     path = np.empty(k, dtype=np.int64)
-    work = TurnWork(np.zeros((rules.target, D + 1, lanes)), np.zeros((rules.target, D + 1, lanes)),
-                    np.zeros((newton.a_rows, D + 1, lanes)),
-                    np.zeros((newton.a_rows, D + 1, lanes)))
     work1 = TurnWork(np.zeros((rules.target, D + 1)), np.zeros((rules.target, D + 1)),
                      np.zeros((newton.a_rows, D + 1)), np.zeros((newton.a_rows, D + 1)))
+    widest = 1
+    for g in range(g0, g1):
+        widest = max(widest, blocks.group_start[g + 1] - blocks.group_start[g])
+    # Arrays only as wide as this block's groups need (a lane where unused).
+    work = lanes_work(rules.target, newton.a_rows, D + 1, LANES if widest > 1 else 1)
+    work_wide = lanes_work(rules.target, newton.a_rows, D + 1,
+                           widest if widest > MOST_IN_FOURS else 1)
+    four_m = np.empty(LANES, dtype=np.int64)
+    four_Z = np.empty(LANES)
+    four_f = np.empty(LANES)
+    four_slope = np.empty(LANES)
     for i in range(k):
         succ[i] = blocks.succ_local[n0 + i]
     change = np.inf
     passes = 0
     while passes < newton.max_passes:
         passes += 1
+        slopes = passes <= newton.slope_passes
         for i in range(k):
             if succ[i] >= 0:
                 Z[i] = 1.0 - W[blocks.node_m[n0 + succ[i]], blocks.node_w[n0 + succ[i]]]
@@ -273,34 +311,48 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
         for g in range(g0, g1):
             i0 = blocks.group_start[g] - n0
             i1 = blocks.group_start[g + 1] - n0
-            ms = blocks.node_m[n0 + i0:n0 + i1]
-            m = ms[0]
+            m = blocks.node_m[n0 + i0]
             w = blocks.node_w[n0 + i0]
-            row = moves.take_row[m]
             slot = moves.bank_slot[w]
             # A taker's roll values are kept for every offer a bank can make:
             # the waiting player has just banked (a bank leads to their state).
-            if slot < 0:
-                row = -1
-            rows = rules.target if row >= 0 else rules.target - moves.score[m]
-            if lanes == 1:
+            takes = slot >= 0 and moves.take_row[m] >= 0
+            rows = rules.target if takes else rules.target - moves.score[m]
+            first = moves.offer_first[slot] if takes else 0
+            if i1 - i0 == 1:
                 f[i0], slope[i0] = turn_dp_one(rules, dice, moves, values, m, w, Z[i0], rows,
-                                               work1)
-                if row >= 0:
-                    first = moves.offer_first[slot]
-                    for t in range(first, min(first + take_values.shape[2], rows)):
-                        for n in range(1, D):
-                            take_values[row, slot, t - first, n - 1] = work1.R[t, n]
+                                               work1, slopes)
+                if takes:
+                    store_offers(take_values, moves.take_row[m], slot, first, rows, work1.R)
                 continue
-            turn_dp(rules, dice, moves, values, ms, w, Z[i0:i1], rows, work,
-                    f[i0:i1], slope[i0:i1])
-            if row >= 0:
-                first = moves.offer_first[slot]
-                for lane in range(i1 - i0):
-                    lane_row = moves.take_row[ms[lane]]
-                    for t in range(first, min(first + take_values.shape[2], rows)):
-                        for n in range(1, D):
-                            take_values[lane_row, slot, t - first, n - 1] = work.R[t, n, lane]
+            if i1 - i0 > MOST_IN_FOURS:
+                ms = blocks.node_m[n0 + i0:n0 + i1]
+                turn_dp_lanes(rules, dice, moves, values, ms, w, Z[i0:i1], rows, work_wide,
+                              f[i0:i1], slope[i0:i1], slopes)
+                if takes:
+                    for lane in range(i1 - i0):
+                        store_offers(take_values, moves.take_row[ms[lane]], slot, first, rows,
+                                     work_wide.R[:, :, lane])
+                continue
+            # A few movers run in fours, the last four padded with its last.
+            for c0 in range(i0, i1, LANES):
+                c1 = min(c0 + LANES, i1)
+                for lane in range(LANES):
+                    i = min(c0 + lane, c1 - 1)
+                    four_m[lane] = blocks.node_m[n0 + i]
+                    four_Z[lane] = Z[i]
+                turn_dp_lanes(rules, dice, moves, values, four_m, w, four_Z, rows, work, four_f,
+                              four_slope, slopes)
+                for lane in range(c1 - c0):
+                    f[c0 + lane] = four_f[lane]
+                    slope[c0 + lane] = four_slope[lane]
+                    if takes:
+                        store_offers(take_values, moves.take_row[four_m[lane]], slot, first,
+                                     rows, work.R[:, :, lane])
+        if slopes:
+            node_slope[n0:n0 + k] = slope
+        else:
+            slope[:] = node_slope[n0:n0 + k]
         for i in range(k):
             if succ[i] >= 0:
                 c[i] = f[i] + slope[i] * (1.0 - Z[i])
@@ -319,44 +371,14 @@ def solve_block(b, blocks, newton, rules, dice, moves, values):
 
 
 @njit(cache=True, parallel=True)
-def solve_level(b0, b1, blocks, newton, rules, dice, moves, values, passes, changes):
+def solve_level(b0, b1, blocks, newton, rules, dice, moves, values, node_slope, passes,
+                changes):
     for b in prange(b0, b1):
-        passes[b], changes[b] = solve_block(b, blocks, newton, rules, dice, moves, values)
+        passes[b], changes[b] = solve_block(b, blocks, newton, rules, dice, moves, values,
+                                            node_slope)
 
 
 # ---------------------------------------------------------------- the solve
-
-def _last_ratios(changes: list[float]) -> list[float]:
-    """The ratios of the last three successive changes (of those after a
-    nonzero one)."""
-    return [b / a for a, b in zip(changes[-4:-1], changes[-3:]) if a > 0]
-
-
-def error_bound(changes: list[float]) -> float:
-    """Distance to the fixed point after sweeps whose largest changes were
-    ``changes``: for a contraction with factor ``q``, at most ``change * q /
-    (1 - q)``; ``q`` is taken as the largest ratio of the last three
-    successive changes (and the bound is the change itself until there are
-    enough of them, or where ``q`` is not clearly below 1)."""
-    if len(changes) < 4:
-        return changes[-1] if changes else np.inf
-    q = max(_last_ratios(changes))
-    if q >= 0.5:
-        return changes[-1]
-    return changes[-1] * q / (1.0 - q)
-
-
-def settled_ratio(changes: list[float], spread: float = 0.05) -> float | None:
-    """The ratio of successive changes when it has settled (the last three
-    within ``spread`` of each other, and below 0.9): the factor by which a
-    linear iteration dominated by one direction shrinks its error; else None."""
-    if len(changes) < 4 or min(changes[-4:]) <= 0.0:
-        return None
-    ratios = _last_ratios(changes)
-    if max(ratios) >= 0.9 or max(ratios) - min(ratios) > spread * max(ratios):
-        return None
-    return ratios[-1]
-
 
 def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           max_sweeps: int = 200, progress=None, initial: np.ndarray | None = None,
@@ -388,6 +410,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
     changes = np.zeros(n_blocks)
+    node_slope = np.zeros(nodes)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     sweeps = 0
     sweep_change = np.inf
@@ -407,8 +430,9 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             if sweeps == 1 and initial is None:
                 n0, n1 = blocks.group_start[blocks.block_start[[b0, b1]]]
                 guess_level(W, space.up, blocks.node_m[n0:n1], blocks.node_w[n0:n1])
-            newton = Newton(passes_this_sweep, pad(rules, target))
-            solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values,
+            newton = Newton(passes_this_sweep, pad(rules, target),
+                            passes_this_sweep if sweep_change > SLOPE_CHANGE else 0)
+            solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values, node_slope,
                         passes, changes)
             if progress is not None:
                 progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * nodes,

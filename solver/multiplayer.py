@@ -64,7 +64,8 @@ from numba import njit, prange, set_parallel_chunksize
 from . import game, multi_kernel
 from .compiled_rules import drop_stale_caches
 from .dice import keep_table
-from .game import error_bound, walk
+from .convergence import error_bound
+from .game import walk
 from .multi_kernel import (MultiValues, NodeMix, Seats, multi_work, rotate_into, take_index,
                            turn_dp_vec, zero_value)
 from .multi_solution import MultiSolution

@@ -32,7 +32,7 @@ inside a block ``U_j = c_j + b_j U_{s(j)}`` over the pairs ``(o, node)`` with
 exactly (:func:`solver.game.solve_functional`); with falls, sweeps until
 nothing moves, from the table's own chances. The policies being fixed, the
 sweeps are a linear iteration ``U <- G U + h``; once the ratio of
-successive changes settles at ``q`` (:func:`solver.game.settled_ratio`) the
+successive changes settles at ``q`` (:func:`solver.convergence.settled_ratio`) the
 error lies mostly along G's leading direction, and one step
 ``U <- U + (U - U_prev) q / (1 - q)`` jumps to its limit (Aitken's
 extrapolation); the distance left is then measured afresh. D in seat ``s``
@@ -53,7 +53,8 @@ from .compiled_rules import (COMPILED_RULES, compiled_copies, drop_stale_caches,
                              may_bank, offer)
 from .dice import keep_table
 from .duels import duel_values, model_values
-from .game import error_bound, settled_ratio, solve_functional
+from .convergence import error_bound, settled_ratio
+from .game import solve_functional
 from .multi_kernel import (EPS, MultiValues, NodeMix, Seats, multi_work, rotate_into,
                            take_index, turn_dp_vec)
 from .multiplayer import build_multi_blocks

@@ -94,7 +94,7 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
         moves = moves._replace(take_row=take_row)
         values = values._replace(take_values=np.asarray(solution.take_values[max(row, 0)])[None])
     work = TurnWork.empty(target, pad(rules, target), rules.dice)
-    turn_dp_one(turn, dice, moves, values, m, w, Z, target, work)
+    turn_dp_one(turn, dice, moves, values, m, w, Z, target, work, False)
     # The row already read above serves the bank values too (no second read).
     B = bank_values(turn, moves, values, m, w, Z)
     return Z, work.R, work.A, B

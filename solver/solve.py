@@ -8,9 +8,9 @@ crosses, which also seeds the model's sweeps). ``solve_and_write`` adds the
 Bellman-residual check and the atomic write of :mod:`solver.tables`.
 
 The solve-time estimate is turn starts x rows x keeps of a turn DP, about
-2.2 DP passes per turn start (3 with more players; with crosses, about
-sixteen sweeps of one pass), at the rate measured on the project's 2-core
-machine (BENCHMARKS.md, keep evaluations per second).
+2.2 DP passes per turn start (1.5 with more players; with crosses, as 7
+passes: see ``estimated_solve_seconds``), at the rate measured on the
+project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
 """
 
 from __future__ import annotations
@@ -169,10 +169,13 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     # Newton runs about 2.2 DP passes a turn start with two players (2.16
     # in quinze-mille, BENCHMARKS.md), about 1.5 with more (1.49 in
     # 3-player cinq-mille-10000: most steps are accepted without the pass
-    # that would confirm them); with crosses, about sixteen sweeps of one
-    # pass each (two in the first). With N players the DP carries N values
-    # and runs a full Newton per block each sweep.
-    passes = 17 if rules.crosses else 2.2 if players == 2 else 1.5
+    # that would confirm them); with crosses, 16 to 24 sweeps of one pass
+    # each, but four movers share a DP and the settled sweeps skip the
+    # slopes: as 7 passes at the one-mover rate (143 s and 180 s measured for
+    # dix-mille-free-keep and dix-mille, BENCHMARKS.md 2026-12-02). With N
+    # players the DP carries N values and runs a full Newton per block each
+    # sweep.
+    passes = 7 if rules.crosses else 2.2 if players == 2 else 1.5
     per_player = 1.0 if players == 2 else PLAYER_COST * players
     return passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
         / SOLVE_RATE

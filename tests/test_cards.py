@@ -103,11 +103,11 @@ def test_card_evaluation_against_brute_force(pig20, card_fields):
 
 
 def test_sweeps_extrapolate_only_once_the_ratio_has_settled():
-    """solver.game.settled_ratio: a geometric run of changes gives its ratio
+    """solver.convergence.settled_ratio: a geometric run of changes gives its ratio
     (the evaluation then jumps to the limit); dix-mille-free-keep's solve,
     whose ratios fall from 0.47 to 0.14 (its table's stats), gives none,
     nor does a ratio near 1 or too short a run."""
-    from solver.game import settled_ratio
+    from solver.convergence import settled_ratio
     assert settled_ratio([0.9 * 0.43 ** k for k in range(6)]) == pytest.approx(0.43)
     assert settled_ratio([0.22, 0.093, 3.06e-3, 1.41e-4, 6.67e-5, 2.50e-5, 7.74e-6]) is None
     assert settled_ratio([0.95 ** k for k in range(6)]) is None

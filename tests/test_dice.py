@@ -138,11 +138,12 @@ def test_planned_keep_loop_equals_the_plain_loop():
     """The turn DP's planned loop (a class's best from its base's) gives
     the roll values of the plain loop over every keep, which the kernels
     run when no class has a base: the same turn DPs from the same values,
-    for one mover and for two lanes."""
+    for one mover, four lanes and five (the kernel for any number), with
+    and without slopes."""
     import numpy as np
     from solver.game import solve
     from solver.turn import pad
-    from solver.turn_kernel import TurnWork, turn_dp, turn_dp_one
+    from solver.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
     from solver.turn_rules import TurnRules
     rules = get_rules("cinq-mille", 1500)
     solution = solve(rules)
@@ -154,15 +155,24 @@ def test_planned_keep_loop_equals_the_plain_loop():
     moves, values = solution.space.moves(solution.take_row), solution.values()
     rng = np.random.default_rng(3)
     for m, w in rng.integers(solution.space.size, size=(20, 2)):
-        one = [TurnWork.empty(T, pad(rules, T), D) for _ in range(2)]
-        lanes = [TurnWork.empty(T, pad(rules, T), D, lanes=2) for _ in range(2)]
-        for arrays, work, work2 in zip((dice, plain), one, lanes):
-            turn_dp_one(turn, arrays, moves, values, m, w, 0.37, T, work)
-            turn_dp(turn, arrays, moves, values, np.array([m, m]), w, np.array([0.37, 0.6]),
-                    T, work2, np.empty(2), np.empty(2))
-        assert np.array_equal(one[0].R, one[1].R)
-        assert np.array_equal(lanes[0].R, lanes[1].R)
-        assert np.array_equal(lanes[0].R[..., 0], one[0].R)
+        one = [TurnWork.empty(T, pad(rules, T), D) for _ in range(3)]
+        four = [TurnWork.empty(T, pad(rules, T), D, lanes=LANES) for _ in range(3)]
+        five = [TurnWork.empty(T, pad(rules, T), D, lanes=5) for _ in range(3)]
+        Zs = np.array([0.37, 0.6, 0.1, 0.9, 0.5])
+        for arrays, i, slopes in zip((dice, plain, dice), range(3), (True, True, False)):
+            turn_dp_one(turn, arrays, moves, values, m, w, 0.37, T, one[i], slopes)
+            for work in (four[i], five[i]):
+                lanes = work.R.shape[2]
+                turn_dp_lanes(turn, arrays, moves, values, np.full(lanes, m), w, Zs[:lanes], T,
+                              work, np.empty(lanes), np.empty(lanes), slopes)
+        for work in (one, four, five):
+            assert np.array_equal(work[0].R, work[1].R)
+            assert np.array_equal(work[0].dR, work[1].dR)
+            assert np.array_equal(work[0].R, work[2].R)
+        for work in (four, five):
+            assert np.array_equal(work[0].R[..., 0], one[0].R)
+            assert np.array_equal(work[0].dR[..., 0], one[0].dR)
+        assert np.array_equal(four[0].R, five[0].R[..., :LANES])
 
 
 def test_zero_roll_probabilities():
