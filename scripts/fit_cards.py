@@ -104,15 +104,17 @@ def fields_to_fit(rules) -> list[str]:
         names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from",
                                                                     "bank_keep_worth"]
     if rules.has_takeover:
-        names += ["take_at", "take_die"]
+        names += ["take_at", "take_die", "take_one_at"]
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target:
         names += ["finish_within", "finish_dice", "leave_at_least"]
+        if chooses_keeps(rules):
+            names += ["end_within", "end_die", "odd_fifty"]
     return names
 
 
-WORTHS = {"bank_keep_worth"}
+WORTHS = {"bank_keep_worth", "end_die", "odd_fifty"}
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 

@@ -25,10 +25,16 @@ A keep (where the game lets one choose) is the one with the most
 after it), ``k`` the dice it leaves to roll (all of them after hot dice;
 ``left_worth`` is 0 where the card has none), or the most
 points alone once the turn total before the roll is ``most_points_from``
-or more; of two keeps ranked alike, the one that leaves more dice; a keep
+or more. Near an exact target what is left to go matters more than the
+dice: a keep that leaves ``r <= end_within`` to go counts
+``points + end_die * k - odd_fifty * [r needs a 5]`` instead (leaving 100
+beats leaving 50: a lone 1 or two 5s finish it, where 50 wants a 5). Of
+two keeps ranked alike, the one that leaves more dice; a keep
 that wins first and one that overshoots an exact target last. An offer
 of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
-``t + take_die * n >= take_at``. Where the rules forbid a bank (the entry,
+``t + take_die * n >= take_at``; a lone die, where ``take_one_at > 0``,
+only from ``t >= take_one_at`` (it mostly misses: the line through the
+offers of more dice takes it far too soon). Where the rules forbid a bank (the entry,
 forced hot dice) or a bank would leave the score where it is (at a cap
 short of the target), the card rolls on; it takes no offer from which
 every keep overshoots.
@@ -74,6 +80,7 @@ class CardRules(NamedTuple):
     0: never."""
     take_at: int
     take_die: int
+    take_one_at: int
     last_cross: int
     finish_within: int
     finish_dice: int
@@ -82,6 +89,14 @@ class CardRules(NamedTuple):
     leave_at_least: int
     bank_keep_worth: float
     """In units, as ``left_worth``: not rounded."""
+    end_within: int
+    """To an exact target: a keep leaving this much or less to go is ranked
+    by the end rule (:func:`keep_score`); 0: never."""
+    end_die: float
+    odd_fifty: float
+    """In units, as ``left_worth``."""
+    hundred: int
+    """100 points in units: a remainder that is no multiple of it needs a 5."""
 
 
 def threshold_shift(card, score, opponent, on_last_cross, target):
@@ -116,16 +131,23 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
         target - score - turn_total <= card.finish_within
 
 
-def keep_score(card, turn_total, units, dice_after, banks_after):
+def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
     """How the card ranks a keep of ``units`` points from ``turn_total``
-    that neither wins nor overshoots, after which the card banks where
-    ``banks_after`` (a bool, or an array of them); of two keeps ranked
-    alike, the one that leaves more dice (the fraction: the fitted worths
-    are whole or half units)."""
+    that neither wins nor overshoots, leaving ``to_go`` to an exact target
+    (anything past ``end_within`` elsewhere), after which the card banks
+    where ``banks_after`` (a bool, or an array of them, as ``to_go``); of
+    two keeps ranked alike, the one that leaves more dice (the fraction:
+    the fitted worths are whole or half units). Within ``end_within`` of the
+    target what is left to go matters more than the dice: a die left is
+    worth ``end_die`` and a remainder that needs a 5 (50, 150, ...) counts
+    ``odd_fifty`` less."""
     tie_break = dice_after / 1024
     if card.most_points_from > 0 and turn_total >= card.most_points_from:
         return units + tie_break
-    return units + card.left_worth[dice_after] + card.bank_keep_worth * banks_after + tie_break
+    in_end = (to_go <= card.end_within) * (card.end_within > 0)
+    end = card.end_die * dice_after - card.odd_fifty * (to_go % card.hundred != 0)
+    usual = card.left_worth[dice_after] + card.bank_keep_worth * banks_after
+    return units + in_end * end + (1 - in_end) * usual + tie_break
 
 
 def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_after,
@@ -142,14 +164,19 @@ def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_
         return -1e300       # last, yet above the -inf a search for the best starts from
     banks_after = card.bank_keep_worth != 0 and card_banks(
         card, turn_rules, shift, score, opponent, after, dice_after)
-    return keep_score(card, turn_total, units, dice_after, banks_after)
+    return keep_score(card, turn_total, units, dice_after, banks_after,
+                      turn_rules.target - score - after)
 
 
 def card_takes(card, turn_rules, score, offer_total, offer_dice):
     """Whether the card takes over an offer of ``offer_total`` with
     ``offer_dice``: by its rule, and never one from which every keep
     overshoots."""
-    return card.take_at > 0 and offer_total + card.take_die * offer_dice >= card.take_at and \
+    if card.take_one_at > 0 and offer_dice == 1:
+        takes = offer_total >= card.take_one_at
+    else:
+        takes = offer_total + card.take_die * offer_dice >= card.take_at
+    return card.take_at > 0 and takes and \
         not offer_only_overshoots(turn_rules, score, offer_total)
 
 
@@ -174,6 +201,9 @@ class Card:
     (the dice left are soon banked); 0: never."""
     take_at: int = 0
     take_die: int = 0
+    take_one_at: int = 0
+    """An offer of one die is taken from this total (0: by ``take_at`` and
+    ``take_die`` as the others)."""
     last_cross: int = 0
     finish_within: int = 0
     finish_dice: int = 0
@@ -185,6 +215,12 @@ class Card:
     bank_keep_worth: int = 0
     """What a keep after which the card banks is worth beyond its points
     and dice left (below ``most_points_from``)."""
+    end_within: int = 0
+    """To an exact target, a keep that leaves this much or less to go is
+    ranked by its points, ``end_die`` a die left to roll, and ``odd_fifty``
+    less where what it leaves needs a 5 (50, 150, ...); 0: no such rule."""
+    end_die: int = 0
+    odd_fifty: int = 0
 
     def compiled(self, rules: Rules) -> CardRules:
         u = rules.unit
@@ -206,10 +242,12 @@ class Card:
                          units(self.chase_add),
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
-                         units(self.take_at), units(self.take_die),
+                         units(self.take_at), units(self.take_die), units(self.take_one_at),
                          units(self.last_cross), units(self.finish_within),
                          self.finish_dice, units(self.race_within), units(self.leave_at_least),
-                         self.bank_keep_worth / u)
+                         self.bank_keep_worth / u,
+                         units(self.end_within) if rules.exact_target else 0,
+                         self.end_die / u, self.odd_fifty / u, max(1, 100 // u))
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -238,6 +276,14 @@ class Card:
             lines.append(f"  + {self.bank_keep_worth:,} for a keep after which you bank")
         if self.most_points_from:
             lines.append(f"  with {self.most_points_from:,} or more set aside: the most points")
+        lines[-1] += "."
+        return lines
+
+    def _end_text(self, rules: Rules) -> list[str]:
+        die = f" + {self.end_die:,} a die left to roll" if self.end_die else ""
+        lines = [f"  leaving {self.end_within:,} or less to {rules.target:,}: the points{die}"]
+        if self.odd_fifty:
+            lines.append(f"    ({self.odd_fifty:,} less if what it leaves needs a 5: 50, 150, ...)")
         lines[-1] += "."
         return lines
 
@@ -279,11 +325,14 @@ class Card:
                          "roll on")
         if chooses_keeps(rules):
             lines += self._keep_text()
+            if rules.exact_target and self.end_within:
+                lines += self._end_text(rules)
         if rules.has_takeover:
             lines.append("Take over: " + (
                 "never." if not self.take_at else
                 f"when the total + {self.take_die:,} per die offered is {self.take_at:,} or "
-                "more."))
+                "more" + (f"; one die: from {self.take_one_at:,}." if self.take_one_at
+                          else ".")))
         return "\n".join(lines)
 
 

@@ -457,7 +457,7 @@ class CardCache(OptimalCache):
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points.
-        store.V[slot] = keep_score(card, 0, t, n, bank)
+        store.V[slot] = keep_score(card, 0, t, n, bank, T - score - t)
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank

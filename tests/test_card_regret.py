@@ -17,6 +17,7 @@ from solver.errors import UsageError
 from solver.rules import get_rules
 from solver.seat_value import card_seat_values
 from solver.solve import solve_game
+from solver.turn_rules import dice_left
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +53,12 @@ def test_sampled_regret_adds_up_to_the_exact_loss(cinq1500, card):
 # nearly every offer; their losses lie mostly in banks, some in takes.
 TAKE_CARDS = [Card("quinze-mille", (250, 250, 400, 800, 1500, 2000), open_at=500, take_at=1000,
                    take_die=100),
-              Card("quinze-mille", (300,) * 6, open_at=500, take_at=400)]
+              Card("quinze-mille", (300,) * 6, open_at=500, take_at=400),
+              Card("quinze-mille", (300,) * 6, open_at=500, take_at=400, take_one_at=600)]
 
 
-@pytest.mark.parametrize("card", TAKE_CARDS, ids=["take-by-dice", "take-from-400"])
+@pytest.mark.parametrize("card", TAKE_CARDS, ids=["take-by-dice", "take-from-400",
+                                                  "one-die-from-600"])
 def test_in_a_take_over_game_the_regret_of_takes_and_banks_adds_up(card):
     """The bank values price the table's player taking over the card's
     offers; the card's own takes are a decision kind of their own."""
@@ -89,16 +92,23 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     assert list(card.compiled(rules).left_worth) == [0, 1, 2, 3, 4, 5]
 
 
-def test_the_simulator_plays_the_same_keeps(cinq1500, monkeypatch):
+# To exactly 1,500, with the end rule too (solver.card.keep_score).
+EXACT_CARD = dataclasses.replace(CARD, game="cinq-mille-exact", end_within=400, end_die=50,
+                                 odd_fifty=100)
+
+
+@pytest.mark.parametrize("game, card", [("cinq-mille", CARD), ("cinq-mille-exact", EXACT_CARD)])
+def test_the_simulator_plays_the_same_keeps(cinq1500, game, card, monkeypatch):
     """`farkle simulate`'s card policy ranks keeps in its own loop
     (solver.game_loop.keep_value): its card's chance as first player is the
     exact evaluation's within four standard errors, for a card whose keeps
     use every feature."""
     from solver import card as card_module
     from solver.simulate import simulate
-    monkeypatch.setattr(card_module, "card_for", lambda rules: (CARD, None, {}))
-    result = simulate(cinq1500.rules, "card", "optimal", 40000, seed=3, solution=cinq1500)
-    exact = card_seat_values(cinq1500, CARD)[0]
+    table = cinq1500 if game == "cinq-mille" else solve_game(get_rules(game, 1500))
+    monkeypatch.setattr(card_module, "card_for", lambda rules: (card, None, {}))
+    result = simulate(table.rules, "card", "optimal", 40000, seed=3, solution=table)
+    exact = card_seat_values(table, card)[0]
     assert abs(result.win_rate_a - exact) <= 4 * result.stderr, (result.win_rate_a, exact)
 
 
@@ -118,3 +128,43 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
               for worth in (0, 50)}
     assert chosen == {0: [1], 50: [1, 5]}
     assert "+ 50 for a keep after which you bank" in CARD.text(rules)
+
+
+def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
+    """The simulator's card tables (solver.policies.CardCache, read by
+    solver.game_loop.keep_value) pick, at every turn total and roll of the
+    last 400 points to exactly 1,500, the keep solver.card.keep_rank ranks
+    first: the end rule is written once, in solver.card.keep_score."""
+    from solver.card import keep_rank, threshold_shift
+    from solver.dice import keep_table
+    from solver.game_loop import keep_value
+    from solver.policies import CardCache, TableStore
+    from solver.turn_rules import TurnRules
+    rules = get_rules("cinq-mille-exact", 1500)
+    table = solve_game(rules)
+    cache, turn = CardCache(table, rules, EXACT_CARD), TurnRules.of(rules)
+    compiled, dice = cache.card, keep_table(rules)
+    store = TableStore(rules, 3)
+    space, T, checked = table.space, rules.target_units, 0
+    for score in range(T - 8, T):
+        m, w = space.index_of_score(score), space.index_of_score(20)
+        cache.fill(store, 2, m, w)
+        shift = threshold_shift(compiled, score, 20, False, T)
+        for n in range(1, rules.dice + 1):
+            first = dice.keep_start[n]
+            for r in range(len(dice.roll_prob[n])):
+                ks = range(first[r], first[r + 1])
+                if len(ks) < 2:
+                    continue
+                for t in range(T - score):
+                    units, used, win = (dice.keep_units[n][ks], dice.keep_used[n][ks],
+                                        dice.keep_win[n][ks])
+                    by_table = [keep_value(turn, store.V, 2, -1e300, 1e300, score, t, n,
+                                           int(units[i]), int(used[i]), bool(win[i]),
+                                           store.points_from[2]) for i in range(len(ks))]
+                    by_card = [keep_rank(compiled, turn, shift, score, 20, t, int(units[i]),
+                                         dice_left(turn, n, int(used[i])), bool(win[i]))
+                               for i in range(len(ks))]
+                    assert np.argmax(by_table) == np.argmax(by_card), (score, t, n, r)
+                    checked += 1
+    assert checked > 1000

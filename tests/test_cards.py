@@ -271,3 +271,60 @@ def test_the_finish_applies_with_few_dice_in_hand():
     assert card_bank(any_dice, rules, 14500, [10000], 200, 5)
     assert "or bank whatever leaves 300 or less to 15,000, with 3 dice or fewer" \
         in card.text(rules)
+
+
+def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
+    """cinq-mille-exact at 4,700 against 4,000, nothing set aside (its
+    committed table: `farkle advise cinq-mille-exact --me 4700 --opp 4000
+    --roll 1 1 2 3 4`): keeping 1 1 (100 to go, 3 dice) wins 89.75%, a lone 1
+    (200 to go, 4 dice) 88.37%; after 1 5 5 2 3 the lone 1 is best (88.37%),
+    then 1 5 5 (87.93%), 5 5 (85.82%), 1 5 (85.71%) and 5 (85.22%): a
+    remainder of 50 or 150 wants a 5. Ranked by points and dice left the
+    card takes the lone 1 both times; with the end rule (within 500: 50 a
+    die, 100 off a remainder that needs a 5) it takes the best keep both
+    times, and ranks the second roll's keeps as the table does."""
+    from solver.card import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("cinq-mille-exact")
+    usual = Card("cinq-mille-exact", (200, 250, 550, 800, 2100), open_at=750,
+                 left_worth=(100, 50, 100, 200, 250))
+    ended = dataclasses.replace(usual, end_within=500, end_die=50, odd_fifty=100)
+
+    def ranked(card, roll):
+        options = list(keeps(rules, counts_of(roll)))
+        order = []
+        while options:
+            best = card_keep(card.compiled(rules), rules, 4700, [4000], 0, 5, options)
+            order.append(sorted(best.dice))
+            options.remove(best)
+        return order
+    assert ranked(usual, [1, 1, 2, 3, 4])[0] == [1]
+    assert ranked(ended, [1, 1, 2, 3, 4])[0] == [1, 1]
+    assert ranked(ended, [1, 5, 5, 2, 3]) == [[1], [1, 5, 5], [5, 5], [1, 5], [5]]
+    text = ended.text(rules)
+    assert "leaving 500 or less to 5,000: the points + 50 a die left to roll" in text
+    assert "(100 less if what it leaves needs a 5: 50, 150, ...)." in text
+    # In a game to at least the target the rule does nothing.
+    at_least = get_rules("cinq-mille")
+    assert ended.compiled(at_least).end_within == 0
+
+
+def test_a_lone_die_offered_is_taken_from_its_own_threshold():
+    """quinze-mille-free-keep at 9,000 against 9,000 (its table: `farkle
+    advise quinze-mille-free-keep --me 9000 --opp 9000 --offer 1500,1`):
+    a fresh turn wins 53.69%; one die offered with 1,500 wins 52.72% and
+    with 2,000 53.38%, with 3,000 53.82%; two dice with 1,000 55.80%. A line
+    through the offers of more dice (1,000 less 150 a die) takes the lone
+    die from 850; with ``take_one_at`` 3,000 the card takes it as optimal
+    play does, and the other offers as before."""
+    from solver.card import card_take
+    rules = get_rules("quinze-mille-free-keep")
+    line = Card("quinze-mille-free-keep", (250,) * 6, open_at=500, take_at=1000, take_die=150)
+    card = dataclasses.replace(line, take_one_at=3000)
+    offers = [(1500, 1), (2000, 1), (3000, 1), (1000, 2)]
+    assert [card_take(card.compiled(rules), rules, 9000, *o) for o in offers] \
+        == [False, False, True, True]
+    assert [card_take(line.compiled(rules), rules, 9000, *o) for o in offers] \
+        == [True, True, True, True]
+    assert "Take over: when the total + 150 per die offered is 1,000 or more; one die: " \
+        "from 3,000." in card.text(rules)
