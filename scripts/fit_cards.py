@@ -107,8 +107,12 @@ def fields_to_fit(rules) -> list[str]:
         names += ["take_at", "take_die", "take_one_at"]
     if rules.crosses:
         names.append("last_cross")
+    if rules.exact_target or rules.score_cap_units is not None:
+        # Too little left to go: a lone 5 to make exactly, or past a cap
+        # points that the bank would not keep.
+        names.append("leave_at_least")
     if rules.exact_target:
-        names += ["finish_within", "finish_dice", "leave_at_least"]
+        names += ["finish_within", "finish_dice"]
         if chooses_keeps(rules):
             names += ["end_within", "end_die", "odd_fifty"]
     return names
@@ -211,7 +215,7 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
     if chooses_keeps(rules):
         out["always keep everything"] = dataclasses.replace(
             card, left_worth=tuple(-rules.target * k for k in range(1, D + 1)),
-            most_points_from=0)
+            most_points_from=0, end_within=0)
     return out
 
 

@@ -8,9 +8,11 @@ with ``n`` dice in hand:
 
     racing:               either player within race_within of the target:
                           no bank short of it (roll on to the target)
-    leaving too little:   to an exact target, no bank that leaves less than
-                          leave_at_least to go (a remainder of 50 wants a
-                          lone 5, all the other dice blank)
+    leaving too little:   no bank that leaves less than leave_at_least to
+                          go (to an exact target a remainder of 50 wants a
+                          lone 5, all the other dice blank; past a cap the
+                          bank keeps only the points up to it, while a roll
+                          plays on for the win)
     otherwise:            bank once t >= bank[n] + shift, or, to an exact
                           target, once target - s - t <= finish_within
                           (with at most finish_dice dice in hand, if set);
@@ -34,10 +36,10 @@ that wins first and one that overshoots an exact target last. An offer
 of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 ``t + take_die * n >= take_at``; a lone die, where ``take_one_at > 0``,
 only from ``t >= take_one_at`` (it mostly misses: the line through the
-offers of more dice takes it far too soon). Where the rules forbid a bank (the entry,
-forced hot dice) or a bank would leave the score where it is (at a cap
-short of the target), the card rolls on; it takes no offer from which
-every keep overshoots.
+offers of more dice takes it far too soon). Where the rules forbid a bank
+(the entry, forced hot dice) or a bank would leave the score where it is
+(at a cap short of the target), the card rolls on; it takes no offer from
+which every keep overshoots.
 
 The functions below are plain Python over a :class:`CardRules` record (units)
 so that the compiled evaluation (:mod:`solver.seat_value`) wraps them with
@@ -122,7 +124,7 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
         return False
     if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
         return False
-    if turn_rules.exact and target - score - turn_total < card.leave_at_least:
+    if target - score - turn_total < card.leave_at_least:
         return False
     if turn_total >= card.bank[in_hand] + shift:
         return True
@@ -211,7 +213,8 @@ class Card:
     more, a roll is worth more than the finish); 0: with any."""
     race_within: int = 0
     leave_at_least: int = 0
-    """To an exact target: never bank leaving less than this to go."""
+    """Never bank leaving less than this to go (a field of the games that
+    end exactly on the target or cap a bank short of it)."""
     bank_keep_worth: int = 0
     """What a keep after which the card banks is worth beyond its points
     and dice left (below ``most_points_from``)."""
@@ -312,7 +315,7 @@ class Card:
                          f"{rules.target:,}: add {self.chase_add:,}")
         if rules.crosses and self.last_cross:
             lines.append(f"  on your last cross: take {self.last_cross:,} off")
-        if rules.exact_target and self.leave_at_least:
+        if self.leave_at_least:
             lines.append(f"  never bank leaving less than {self.leave_at_least:,} to "
                          f"{rules.target:,}")
         if rules.exact_target and self.finish_within:

@@ -234,8 +234,7 @@ def test_to_an_exact_target_the_card_leaves_enough_to_go():
     dice from 100 to 200 only, leaving 200 to 300 to make exactly (its
     table, BENCHMARKS.md): a remainder of 50 or 100 wants a lone 5 or 1 with
     the other dice blank. A card with ``leave_at_least`` 200 banks 200 there
-    and rolls on at 250 and 300; without it, it banks all three; in a game
-    to at least the target the field does nothing."""
+    and rolls on at 250 and 300; without it, it banks all three."""
     rules = get_rules("quinze-mille")
     card = Card("quinze-mille", (200,) * 6, open_at=500, leave_at_least=200)
     compiled, plain = card.compiled(rules), dataclasses.replace(card, leave_at_least=0).compiled(
@@ -245,8 +244,22 @@ def test_to_an_exact_target_the_card_leaves_enough_to_go():
     assert [card_bank(plain, rules, 14600, [12000], turn, 2) for turn in (200, 250, 300)] \
         == [True, True, True]
     assert "never bank leaving less than 200 to 15,000" in card.text(rules)
-    at_least = dataclasses.replace(rules, exact_target=False)
-    assert card_bank(card.compiled(at_least), at_least, 14600, [12000], 300, 2)
+
+
+def test_past_a_cap_the_card_rolls_on_for_the_win():
+    """cinq-mille-last1000 against 3,000, 1,000 set aside with 2 dice (its
+    committed table: `farkle advise cinq-mille-last1000 --me 3800 --opp 3000
+    --turn 1000 --dice 2`): a bank stops at 4,000 either way; at 3,800 a
+    roll wins 71.90% against the bank's 68.62% (200 to go), at 3,500 the
+    bank's 68.62% beats the roll's 64.41% (500 to go). With
+    ``leave_at_least`` 500 the card does both; without, it banks both."""
+    rules = get_rules("cinq-mille-last1000")
+    plain = Card("cinq-mille-last1000", (150, 200, 450, 800, 2950), open_at=750)
+    card = dataclasses.replace(plain, leave_at_least=500)
+    for each, banks in ((card, [False, True]), (plain, [True, True])):
+        assert [card_bank(each.compiled(rules), rules, me, [3000], 1000, 2)
+                for me in (3800, 3500)] == banks
+    assert "never bank leaving less than 500 to 5,000" in card.text(rules)
 
 
 def test_the_finish_applies_with_few_dice_in_hand():
