@@ -156,9 +156,9 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
                 ks = range(first[r], first[r + 1])
                 if len(ks) < 2:
                     continue
+                units, used, win = (dice.keep_units[n][ks], dice.keep_used[n][ks],
+                                    dice.keep_win[n][ks])
                 for t in range(T - score):
-                    units, used, win = (dice.keep_units[n][ks], dice.keep_used[n][ks],
-                                        dice.keep_win[n][ks])
                     by_table = [keep_value(turn, store.V, 2, -1e300, 1e300, score, t, n,
                                            int(units[i]), int(used[i]), bool(win[i]),
                                            store.points_from[2]) for i in range(len(ks))]
