@@ -105,12 +105,14 @@ def fields_to_fit(rules) -> list[str]:
                                                                     "bank_keep_worth"]
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at"]
+        if rules.exact_target:
+            names += ["offer_within", "offer_dice"]
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target or rules.score_cap_units is not None:
         # Too little left to go: a lone 5 to make exactly, or past a cap
         # points that the bank would not keep.
-        names.append("leave_at_least")
+        names += ["leave_at_least", "leave_unless"]
     if rules.exact_target:
         names += ["finish_within", "finish_dice"]
         if chooses_keeps(rules):
@@ -148,7 +150,7 @@ def put(card: Card, name: str, value: int) -> Card:
     return dataclasses.replace(card, **{name: value})
 
 
-COUNTS = {"finish_dice"}
+COUNTS = {"finish_dice", "offer_dice"}
 """Fields that count dice, not points: moved by one die at a time, from 0
 to every die."""
 

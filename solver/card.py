@@ -8,7 +8,12 @@ with ``n`` dice in hand:
 
     racing:               either player within race_within of the target:
                           no bank short of it (roll on to the target)
-    leaving too little:   no bank that leaves less than leave_at_least to
+    offering the finish:  no bank with offer_dice dice or more in hand
+                          that the other player may take over to within
+                          offer_within of the target (o + t short of it by
+                          that much or less: they take it and finish)
+    leaving too little:   below leave_unless set aside (if set), no bank
+                          that leaves less than leave_at_least to
                           go (to an exact target a remainder of 50 wants a
                           lone 5, all the other dice blank; past a cap the
                           bank keeps only the points up to it, while a roll
@@ -60,7 +65,7 @@ import numpy as np
 from .errors import UsageError
 from .rules import Rules
 from .turn_rules import (OVERSHOOT, WIN, TurnRules, bank_changes_nothing, dice_left, keep_result,
-                         may_bank, offer_only_overshoots)
+                         may_bank, may_take_over, offer, offer_only_overshoots)
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
@@ -99,6 +104,12 @@ class CardRules(NamedTuple):
     """In units, as ``left_worth``."""
     hundred: int
     """100 points in units: a remainder that is no multiple of it needs a 5."""
+    leave_unless: int
+    """0: ``leave_at_least`` at any turn total."""
+    offer_within: int
+    """0: no such rule."""
+    offer_dice: int
+    """Dice in hand, not units."""
 
 
 def threshold_shift(card, score, opponent, on_last_cross, target):
@@ -124,7 +135,12 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
         return False
     if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
         return False
-    if target - score - turn_total < card.leave_at_least:
+    if target - score - turn_total < card.leave_at_least and \
+            (card.leave_unless == 0 or turn_total < card.leave_unless):
+        return False
+    if card.offer_within > 0 and in_hand >= card.offer_dice \
+            and 0 < target - opponent - turn_total <= card.offer_within \
+            and offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent):
         return False
     if turn_total >= card.bank[in_hand] + shift:
         return True
@@ -224,6 +240,17 @@ class Card:
     less where what it leaves needs a 5 (50, 150, ...); 0: no such rule."""
     end_die: int = 0
     odd_fifty: int = 0
+    leave_unless: int = 0
+    """``leave_at_least`` holds below this turn total only: from it, a bank
+    keeps too much to risk for the last points (quinze-mille, 150 to go
+    after the bank: one die banks from about 1,000 to 1,900); 0: at any."""
+    offer_within: int = 0
+    """Never bank with ``offer_dice`` dice or more in hand where the other
+    player may take over and the turn total would bring them within this
+    much of an exact target: they take it and mostly finish (quinze-mille,
+    14,600 against 14,700: bank 200 with 3 dice and they need a 1 of 3
+    dice); 0: no such rule."""
+    offer_dice: int = 0
 
     def compiled(self, rules: Rules) -> CardRules:
         u = rules.unit
@@ -250,7 +277,10 @@ class Card:
                          self.finish_dice, units(self.race_within), units(self.leave_at_least),
                          self.bank_keep_worth / u,
                          units(self.end_within) if rules.exact_target else 0,
-                         self.end_die / u, self.odd_fifty / u, max(1, 100 // u))
+                         self.end_die / u, self.odd_fifty / u, max(1, 100 // u),
+                         units(self.leave_unless),
+                         units(self.offer_within) if rules.has_takeover else 0,
+                         self.offer_dice)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -315,9 +345,13 @@ class Card:
                          f"{rules.target:,}: add {self.chase_add:,}")
         if rules.crosses and self.last_cross:
             lines.append(f"  on your last cross: take {self.last_cross:,} off")
+        if rules.has_takeover and self.offer_within:
+            lines.append(f"  with {self.offer_dice} dice or more, never bank if the other player, "
+                         f"taking over, would be within {self.offer_within:,} of {rules.target:,}")
         if self.leave_at_least:
             lines.append(f"  never bank leaving less than {self.leave_at_least:,} to "
-                         f"{rules.target:,}")
+                         f"{rules.target:,}" + (f" with less than {self.leave_unless:,} set aside"
+                                                if self.leave_unless else ""))
         if rules.exact_target and self.finish_within:
             lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
                          f"{rules.target:,}" + (f", with {self.finish_dice} dice or fewer"

@@ -23,8 +23,11 @@ estimate of the loss split by decision: by kind (keep or bank), by the dice
 in hand and by the score situation. Their sum checks itself against the
 exact loss of :func:`solver.seat_value.card_seat_values`.
 
-Games with crosses are not handled: a player's state there is more than
-a score, and the card's last-cross rule would need its own bookkeeping.
+Where a game has crosses, a player's state is a state of the table's
+space (score, crosses and what the table remembers of the previous score):
+a zero turn moves it as the table does (``zero_next``: the crosses model's
+fall, for a model table), and the card's last-cross rule reads it
+(:func:`solver.states.last_cross_states`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from .card import card_banks, card_takes, keep_rank, threshold_shift
 from .dice import keep_table
 from .errors import UsageError
 from .solution import replay
+from .states import last_cross_states
 from .turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
 
 
@@ -94,10 +98,9 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
     against ``solution``'s player, the card's player D first in every second
     game; returns the regret by decision (module docstring)."""
     rules = solution.rules
-    if rules.crosses:
-        raise UsageError(f"the card's regret is not worked out for {rules.name} (crosses)")
     turn = TurnRules.of(rules)
     space = solution.space
+    on_last_cross = last_cross_states(rules, space)
     dice = keep_table(rules).packed()
     compiled = card.compiled(rules)
     # The table's turn arrays per turn start, computed once each.
@@ -120,7 +123,7 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
-        shift = threshold_shift(compiled, score, opponent, False, turn.target) \
+        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[m]), turn.target) \
             if card_plays else 0
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):

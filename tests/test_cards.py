@@ -341,3 +341,43 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
         == [True, True, True, True]
     assert "Take over: when the total + 150 per die offered is 1,000 or more; one die: " \
         "from 3,000." in card.text(rules)
+
+
+def test_the_card_offers_no_finish_to_the_other_player():
+    """quinze-mille at 14,600 against 14,700 (its table: `farkle advise
+    quinze-mille --me 14600 --opp 14700 --turn 200 --dice 3`): banking 200
+    with 3 dice wins 39.20%, rolling on 50.23% (the other player takes the
+    offer at 14,900 and needs a 1 of 3 dice); with 1 die the bank wins
+    45.77%, the roll 41.26%. With ``offer_within`` 400 from 3 dice the card
+    rolls on with 3 dice and still banks with 1; at 14,600 against 10,000
+    (who cannot get within 400 by the offer) it banks with 3."""
+    rules = get_rules("quinze-mille")
+    plain = Card("quinze-mille", (250, 200, 200, 1750, 3150, 7500), open_at=500,
+                 finish_within=300, finish_dice=3)
+    card = dataclasses.replace(plain, offer_within=400, offer_dice=3)
+    compiled = card.compiled(rules)
+    assert card_bank(plain.compiled(rules), rules, 14600, [14700], 200, 3)
+    assert not card_bank(compiled, rules, 14600, [14700], 200, 3)
+    assert card_bank(compiled, rules, 14600, [14700], 200, 1)
+    assert card_bank(compiled, rules, 14600, [10000], 200, 3)
+    assert "with 3 dice or more, never bank if the other player, taking over, would be " \
+        "within 400 of 15,000" in card.text(rules)
+
+
+def test_a_big_turn_total_banks_even_leaving_little_to_go():
+    """quinze-mille at 13,000 against 12,000 (its table: `farkle advise
+    quinze-mille --me 13000 --opp 12000 --turn 1850 --dice 1`): banking
+    1,850 with 1 die, which leaves 150 to go, wins 74.90% against 62.39%
+    for a roll; at 14,500 with 350 (`--me 14500 --opp 12000 --turn 350
+    --dice 1`) the roll wins, 82.80% against 78.04%. ``leave_at_least``
+    200 alone rolls on both times; with ``leave_unless`` 1,500 the card
+    banks the first and rolls on the second."""
+    rules = get_rules("quinze-mille")
+    strict = Card("quinze-mille", (250, 200, 400, 1750, 3150, 7500), open_at=500,
+                  leave_at_least=200)
+    card = dataclasses.replace(strict, leave_unless=1500)
+    assert not card_bank(strict.compiled(rules), rules, 13000, [12000], 1850, 1)
+    assert card_bank(card.compiled(rules), rules, 13000, [12000], 1850, 1)
+    assert not card_bank(card.compiled(rules), rules, 14500, [12000], 350, 1)
+    assert "never bank leaving less than 200 to 15,000 with less than 1,500 set aside" \
+        in card.text(rules)
