@@ -101,11 +101,10 @@ def searched_note(name: str, loss: dict) -> str:
 
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
-    (:mod:`solver.card_regret`, games without crosses): a paragraph and a
-    table."""
+    (:mod:`solver.card_regret`): a paragraph and a table."""
     from solver.card import Card
     from solver.card_regret import KIND_LABELS, card_regret
-    shown = [n for n in cards if n in games and not games[n].rules.crosses]
+    shown = [n for n in cards if n in games]
     if not shown:
         return []
     rows = []
@@ -150,7 +149,10 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         "5. In take-over "
         "games the choice between an offer and a fresh turn is a decision of its own "
         "(the banks' values already price the table's player taking over the card's "
-        "offers).")
+        "offers), and the banks lost most where the offer brought the other player close "
+        "to the target: they take it and mostly finish, so the cards there no longer bank "
+        "with many dice in hand. Where a game has crosses, a player's state is the table's "
+        "(score and crosses), and a zero turn moves it as the table does.")
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "

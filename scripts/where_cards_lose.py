@@ -3,7 +3,7 @@
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
                                        [--cards FILE]
 
-For each game (without crosses), plays ``N`` games of the
+For each game, plays ``N`` games of the
 card against the table's player and prints the regret by kind of decision
 and dice in hand (:mod:`solver.card_regret`), beside the card's exact loss.
 ``--cards`` reads the cards from another file than ``solver/cards.json``

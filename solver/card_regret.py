@@ -41,7 +41,6 @@ import numpy as np
 
 from .card import card_banks, card_takes, keep_rank, threshold_shift
 from .dice import keep_table
-from .errors import UsageError
 from .solution import replay
 from .states import last_cross_states
 from .turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
