@@ -138,9 +138,11 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
     if target - score - turn_total < card.leave_at_least and \
             (card.leave_unless == 0 or turn_total < card.leave_unless):
         return False
+    # The offer as its taker sees it: the same checks as card_takes.
     if card.offer_within > 0 and in_hand >= card.offer_dice \
-            and 0 < target - opponent - turn_total <= card.offer_within \
-            and offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent):
+            and target - opponent - turn_total <= card.offer_within \
+            and offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) \
+            and not offer_only_overshoots(turn_rules, opponent, turn_total):
         return False
     if turn_total >= card.bank[in_hand] + shift:
         return True
