@@ -97,7 +97,8 @@ def first_guess(solution) -> Card:
 
 def fields_to_fit(rules) -> list[str]:
     names = [f"bank{n}" for n in range(1, rules.dice + 1)] + [
-        "behind", "gap_step", "chase_within", "chase_add", "race_within"]
+        "behind", "gap_step", "chase_within", "chase_behind", "race_within"] + [
+        f"chase{n}" for n in range(1, rules.dice + 1)]
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
@@ -124,9 +125,15 @@ WORTHS = {"bank_keep_worth", "end_die", "odd_fifty"}
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 
-PER_DICE = {"bank": "bank", "left": "left_worth"}
-"""Fields named by a prefix and a number of dice (``bank3``, ``left2``):
-the card's tuple it indexes."""
+PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank"}
+"""Fields named by a prefix and a number of dice (``bank3``, ``left2``,
+``chase3``): the card's tuple it indexes."""
+
+
+def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
+    # A card without a row near the other player's end banks there as
+    # elsewhere: a search starts that row from the bank row.
+    return getattr(card, tuple_name) or (card.bank if tuple_name == "chase_bank" else ())
 
 
 def _per_dice(name: str):
@@ -138,13 +145,13 @@ def _per_dice(name: str):
 
 def get(card: Card, name: str) -> int:
     tuple_name, i = _per_dice(name)
-    return getattr(card, tuple_name)[i] if tuple_name else getattr(card, name)
+    return _row(card, tuple_name)[i] if tuple_name else getattr(card, name)
 
 
 def put(card: Card, name: str, value: int) -> Card:
     tuple_name, i = _per_dice(name)
     if tuple_name:
-        values = list(getattr(card, tuple_name))
+        values = list(_row(card, tuple_name))
         values[i] = value
         return dataclasses.replace(card, **{tuple_name: tuple(values)})
     return dataclasses.replace(card, **{name: value})

@@ -18,13 +18,17 @@ with ``n`` dice in hand:
                           lone 5, all the other dice blank; past a cap the
                           bank keeps only the points up to it, while a roll
                           plays on for the win)
-    otherwise:            bank once t >= bank[n] + shift, or, to an exact
+    otherwise:            bank once t >= row[n] + shift, or, to an exact
                           target, once target - s - t <= finish_within
                           (with at most finish_dice dice in hand, if set);
                           not entered (s = 0 in a game with an entry): never
                           below open_at
+    row   = chase_bank   if target - o <= chase_within or o - s >= chase_behind
+                         (the other player's end is near, or they lead by
+                         much: a row of its own, as optimal play's bank
+                         with three dice jumps, not shifts, there)
+            bank         otherwise
     shift = behind * trunc((o - s) / gap_step)         (less when ahead)
-          + chase_add      if target - o <= chase_within
           - last_cross     on the last cross before a fall
 
 A keep (where the game lets one choose) is the one with the most
@@ -80,7 +84,12 @@ class CardRules(NamedTuple):
     behind: int
     gap_step: int
     chase_within: int
-    chase_add: int
+    chase_bank: np.ndarray
+    """The bank row once the other player is within ``chase_within`` of the
+    target or leads by ``chase_behind`` (``bank`` itself where the card has
+    none)."""
+    chase_behind: int
+    """0: the row is not for a lead."""
     open_at: int
     most_points_from: int
     """From this turn total (before the roll) dice left are worth nothing;
@@ -117,8 +126,6 @@ def threshold_shift(card, score, opponent, on_last_cross, target):
     gap = opponent - score
     steps = gap // card.gap_step if gap >= 0 else -((-gap) // card.gap_step)
     shift = card.behind * steps
-    if card.chase_within > 0 and target - opponent <= card.chase_within:
-        shift += card.chase_add
     if on_last_cross:
         shift -= card.last_cross
     return shift
@@ -144,7 +151,10 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
             and offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) \
             and not offer_only_overshoots(turn_rules, opponent, turn_total):
         return False
-    if turn_total >= card.bank[in_hand] + shift:
+    chasing = (card.chase_within > 0 and target - opponent <= card.chase_within) or \
+        (card.chase_behind > 0 and opponent - score >= card.chase_behind)
+    row = card.chase_bank if chasing else card.bank
+    if turn_total >= row[in_hand] + shift:
         return True
     return turn_rules.exact and card.finish_within > 0 and \
         (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
@@ -209,7 +219,11 @@ class Card:
     behind: int = 0
     gap_step: int = 1000
     chase_within: int = 0
-    chase_add: int = 0
+    chase_bank: tuple[int, ...] = ()
+    """Bank at these turn totals, by dice in hand, once the other player is
+    within ``chase_within`` of the target or leads by ``chase_behind`` or
+    more; () where the card has no such row."""
+    chase_behind: int = 0
     open_at: int = 0
     left_worth: tuple[int, ...] = ()
     """What a keep's dice left to roll are worth, for 1, 2, ... dice left
@@ -261,17 +275,23 @@ class Card:
             return -(-points // u)
         if len(self.bank) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
+        if self.chase_bank and len(self.chase_bank) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
+                             "near the other player's end")
         if self.left_worth and len(self.left_worth) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
         # A worth (of dice left, of a keep that banks) is not rounded to the
         # unit: half a unit tells apart keeps whose points differ by one unit
         # (a 1 alone, or a 1 and a 5).
         left = [w / u for w in self.left_worth or (0,) * rules.dice]
-        return CardRules(np.array([0] + [units(b) for b in self.bank], dtype=np.int64),
+        bank = np.array([0] + [units(b) for b in self.bank], dtype=np.int64)
+        chase_bank = np.array([0] + [units(b) for b in self.chase_bank], dtype=np.int64) \
+            if self.chase_bank else bank
+        return CardRules(bank,
                          np.array([0] + left, dtype=np.float64),
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
-                         units(self.chase_add),
+                         chase_bank, units(self.chase_behind),
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
@@ -342,9 +362,12 @@ class Card:
         if self.race_within:
             lines.append(f"  either player within {self.race_within:,} of {rules.target:,}: "
                          "never bank short of it")
-        if self.chase_within:
-            lines.append(f"  the other player within {self.chase_within:,} of "
-                         f"{rules.target:,}: add {self.chase_add:,}")
+        if (self.chase_within or self.chase_behind) and self.chase_bank:
+            when = [f"trailing by {self.chase_behind:,} or more"] if self.chase_behind else []
+            when += [f"the other player within {self.chase_within:,} of {rules.target:,}"] \
+                if self.chase_within else []
+            lines.append("  " + " or ".join(when) + ": bank at " + " | ".join(f"{n}: {b:,}" for n, b in
+                                                reversed(list(enumerate(self.chase_bank, start=1)))))
         if rules.crosses and self.last_cross:
             lines.append(f"  on your last cross: take {self.last_cross:,} off")
         if rules.has_takeover and self.offer_within:

@@ -381,3 +381,38 @@ def test_a_big_turn_total_banks_even_leaving_little_to_go():
     assert not card_bank(card.compiled(rules), rules, 14500, [12000], 350, 1)
     assert "never bank leaving less than 200 to 15,000 with less than 1,500 set aside" \
         in card.text(rules)
+
+
+def test_near_the_other_player_s_end_the_card_banks_by_a_row_of_its_own():
+    """cinq-mille-exact at 4,000 against 4,600 (its table: `farkle advise
+    cinq-mille-exact --me 4000 --opp 4600 --turn 250 --dice 2`): rolling on
+    wins 23.81%, banking 250 with 2 dice 19.97%; against 3,000 (`--opp
+    3000`) the bank wins, 85.80% against 84.45%. A card that banks 200 with
+    2 dice banks both; with a row of 300 once the other player is within
+    500 of 5,000 it rolls on against 4,600 and still banks against 3,000."""
+    rules = get_rules("cinq-mille-exact")
+    plain = Card("cinq-mille-exact", (150, 200, 550, 800, 2100), open_at=750)
+    card = dataclasses.replace(plain, chase_within=500,
+                               chase_bank=(250, 300, 550, 800, 2100))
+    assert card_bank(plain.compiled(rules), rules, 4000, [4600], 250, 2)
+    assert not card_bank(card.compiled(rules), rules, 4000, [4600], 250, 2)
+    assert card_bank(card.compiled(rules), rules, 4000, [3000], 250, 2)
+    assert "the other player within 500 of 5,000: bank at 5: 2,100 | 4: 800 | 3: 550 | " \
+        "2: 300 | 1: 250" in card.text(rules)
+
+
+def test_far_behind_the_card_banks_by_that_row_too():
+    """quinze-mille at 3,000 against 6,000 (its table: `farkle advise
+    quinze-mille --me 3000 --opp 6000 --turn 800 --dice 3`): rolling on
+    wins 26.21%, banking 800 with 3 dice 25.86%; against 3,500 (`--opp
+    3500`) the bank wins, 50.58% against 49.50%. With the row's 3 dice at
+    2,000 for a lead of 2,000 or more, the card rolls on against 6,000 and
+    banks against 3,500."""
+    rules = get_rules("quinze-mille")
+    card = Card("quinze-mille", (250, 200, 400, 2000, 3150, 7500), open_at=500,
+                chase_behind=2000, chase_bank=(250, 200, 2000, 2000, 3150, 7500))
+    compiled = card.compiled(rules)
+    assert not card_bank(compiled, rules, 3000, [6000], 800, 3)
+    assert card_bank(compiled, rules, 3000, [3500], 800, 3)
+    assert "trailing by 2,000 or more: bank at 6: 7,500 | 5: 3,150 | 4: 2,000 | 3: 2,000" \
+        in card.text(rules)
