@@ -207,7 +207,7 @@ def departures(figs, cards: dict, games: dict) -> str:
                 asked[:, 0] = False
                 if not asked.any():
                     continue
-                shift = threshold_shift(card, int(me), int(opp), False, T)
+                shift = threshold_shift(card, int(me), int(opp), False)
                 t, n = np.nonzero(asked)
                 ours = np.array([card_banks(card, turn, shift, int(me), int(opp), int(a), int(b))
                                  for a, b in zip(t, n)])

@@ -121,7 +121,7 @@ class CardRules(NamedTuple):
     """Dice in hand, not units."""
 
 
-def threshold_shift(card, score, opponent, on_last_cross, target):
+def threshold_shift(card, score, opponent, on_last_cross):
     """What the situation adds to every bank threshold (units)."""
     gap = opponent - score
     steps = gap // card.gap_step if gap >= 0 else -((-gap) // card.gap_step)
@@ -366,8 +366,11 @@ class Card:
             when = [f"trailing by {self.chase_behind:,} or more"] if self.chase_behind else []
             when += [f"the other player within {self.chase_within:,} of {rules.target:,}"] \
                 if self.chase_within else []
-            lines.append("  " + " or ".join(when) + ": bank at " + " | ".join(f"{n}: {b:,}" for n, b in
-                                                reversed(list(enumerate(self.chase_bank, start=1)))))
+            # Only the dice whose threshold the row changes: a line to read.
+            row = " | ".join(f"{n}: {b:,}" for n, b, usual in
+                             reversed(list(zip(range(1, rules.dice + 1), self.chase_bank,
+                                               self.bank))) if b != usual)
+            lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
         if rules.crosses and self.last_cross:
             lines.append(f"  on your last cross: take {self.last_cross:,} off")
         if rules.has_takeover and self.offer_within:
@@ -436,8 +439,7 @@ def _situation(card: CardRules, rules: Rules, me, opponents):
     unit = rules.unit
     score = getattr(me, "score", me) // unit
     leader = max(getattr(o, "score", o) for o in opponents) // unit
-    return score, leader, threshold_shift(card, score, leader, on_last_cross(rules, me),
-                                          rules.target_units)
+    return score, leader, threshold_shift(card, score, leader, on_last_cross(rules, me))
 
 
 def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:

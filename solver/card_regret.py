@@ -122,7 +122,7 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
-        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[m]), turn.target) \
+        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[m])) \
             if card_plays else 0
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):

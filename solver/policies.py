@@ -449,7 +449,7 @@ class CardCache(OptimalCache):
         card, turn = self.card, self.turn
         T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
-        shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]), T)
+        shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]))
         bank = np.zeros((T, D + 1), dtype=np.uint8)
         for t in range(T - score):          # from T - score on, no bank is allowed
             for n in range(1, D + 1):

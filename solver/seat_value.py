@@ -361,7 +361,7 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     D = rules.dice
     T = rules.target - score
-    shift = threshold_shift(card, score, opponent, on_last_cross, rules.target)
+    shift = threshold_shift(card, score, opponent, on_last_cross)
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
             plan.banked[t, n] = card_banks(card, rules, shift, score, opponent, t, n)

@@ -160,7 +160,7 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
     for score in range(T - 8, T):
         m, w = space.index_of_score(score), space.index_of_score(20)
         cache.fill(store, 2, m, w)
-        shift = threshold_shift(compiled, score, 20, False, T)
+        shift = threshold_shift(compiled, score, 20, False)
         for n in range(1, rules.dice + 1):
             first = dice.keep_start[n]
             for r in range(len(dice.roll_prob[n])):

@@ -397,8 +397,7 @@ def test_near_the_other_player_s_end_the_card_banks_by_a_row_of_its_own():
     assert card_bank(plain.compiled(rules), rules, 4000, [4600], 250, 2)
     assert not card_bank(card.compiled(rules), rules, 4000, [4600], 250, 2)
     assert card_bank(card.compiled(rules), rules, 4000, [3000], 250, 2)
-    assert "the other player within 500 of 5,000: bank at 5: 2,100 | 4: 800 | 3: 550 | " \
-        "2: 300 | 1: 250" in card.text(rules)
+    assert "the other player within 500 of 5,000: bank at 2: 300 | 1: 250\n" in card.text(rules)
 
 
 def test_far_behind_the_card_banks_by_that_row_too():
@@ -414,5 +413,4 @@ def test_far_behind_the_card_banks_by_that_row_too():
     compiled = card.compiled(rules)
     assert not card_bank(compiled, rules, 3000, [6000], 800, 3)
     assert card_bank(compiled, rules, 3000, [3500], 800, 3)
-    assert "trailing by 2,000 or more: bank at 6: 7,500 | 5: 3,150 | 4: 2,000 | 3: 2,000" \
-        in card.text(rules)
+    assert "trailing by 2,000 or more: bank at 3: 2,000\n" in card.text(rules)
