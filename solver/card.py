@@ -284,14 +284,16 @@ class Card:
         # unit: half a unit tells apart keeps whose points differ by one unit
         # (a 1 alone, or a 1 and a 5).
         left = [w / u for w in self.left_worth or (0,) * rules.dice]
-        bank = np.array([0] + [units(b) for b in self.bank], dtype=np.int64)
-        chase_bank = np.array([0] + [units(b) for b in self.chase_bank], dtype=np.int64) \
-            if self.chase_bank else bank
+
+        def row(thresholds):     # indexed by dice in hand, 0 unused
+            return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
+        bank = row(self.bank)
         return CardRules(bank,
                          np.array([0] + left, dtype=np.float64),
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
-                         chase_bank, units(self.chase_behind),
+                         row(self.chase_bank) if self.chase_bank else bank,
+                         units(self.chase_behind),
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
