@@ -107,7 +107,7 @@ def fields_to_fit(rules) -> list[str]:
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at"]
         if rules.exact_target:
-            names += ["offer_within", "offer_dice"]
+            names += ["offer_within", "offer_dice", "finish_unless_within"]
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target or rules.score_cap_units is not None:

@@ -4,25 +4,27 @@ A card is a few whole numbers of points, fitted to a game's table
 (``scripts/fit_cards.py``), and a rule that uses them with mental arithmetic.
 For the player in state (score ``s``, crosses), against the opponent's
 score ``o`` (with more players: the leader's), holding turn total ``t``
-with ``n`` dice in hand:
+with ``n`` dice in hand, the first of these rules that applies decides:
 
+    not entered:          (s = 0 in a game with an entry) no bank below open_at
     racing:               either player within race_within of the target:
                           no bank short of it (roll on to the target)
-    offering the finish:  no bank with offer_dice dice or more in hand
-                          that the other player may take over to within
-                          offer_within of the target (o + t short of it by
-                          that much or less: they take it and finish)
     leaving too little:   below leave_unless set aside (if set), no bank
                           that leaves less than leave_at_least to
                           go (to an exact target a remainder of 50 wants a
                           lone 5, all the other dice blank; past a cap the
                           bank keeps only the points up to it, while a roll
                           plays on for the win)
-    otherwise:            bank once t >= row[n] + shift, or, to an exact
-                          target, once target - s - t <= finish_within
-                          (with at most finish_dice dice in hand, if set);
-                          not entered (s = 0 in a game with an entry): never
-                          below open_at
+    finishing:            to an exact target, bank once target - s - t <=
+                          finish_within (with at most finish_dice dice in
+                          hand, if set), unless, with offer_dice dice or
+                          more, the other player may take over to within
+                          finish_unless_within of it (if set)
+    offering the finish:  no bank with offer_dice dice or more in hand
+                          that the other player may take over to within
+                          offer_within of the target (o + t short of it by
+                          that much or less: they take it and finish)
+    otherwise:            bank once t >= row[n] + shift
     row   = chase_bank   if target - o <= chase_within or o - s >= chase_behind
                          (the other player's end is near, or they lead by
                          much: a row of its own, as optimal play's bank
@@ -119,6 +121,8 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     offer_dice: int
     """Dice in hand, not units."""
+    finish_unless_within: int
+    """0: the finish whatever offer it makes."""
 
 
 def threshold_shift(card, score, opponent, on_last_cross):
@@ -145,20 +149,28 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
     if target - score - turn_total < card.leave_at_least and \
             (card.leave_unless == 0 or turn_total < card.leave_unless):
         return False
-    # The offer as its taker sees it: the same checks as card_takes.
-    if card.offer_within > 0 and in_hand >= card.offer_dice \
-            and target - opponent - turn_total <= card.offer_within \
-            and offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) \
-            and not offer_only_overshoots(turn_rules, opponent, turn_total):
+    offering = in_hand >= card.offer_dice     # dice enough for the offer rule
+    if turn_rules.exact and card.finish_within > 0 and \
+            (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
+            target - score - turn_total <= card.finish_within and \
+            not (offering and offers_finish(turn_rules, opponent, turn_total, in_hand,
+                                            card.finish_unless_within)):
+        return True
+    if offering and offers_finish(turn_rules, opponent, turn_total, in_hand, card.offer_within):
         return False
     chasing = (card.chase_within > 0 and target - opponent <= card.chase_within) or \
         (card.chase_behind > 0 and opponent - score >= card.chase_behind)
     row = card.chase_bank if chasing else card.bank
-    if turn_total >= row[in_hand] + shift:
-        return True
-    return turn_rules.exact and card.finish_within > 0 and \
-        (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
-        target - score - turn_total <= card.finish_within
+    return turn_total >= row[in_hand] + shift
+
+
+def offers_finish(turn_rules, opponent, turn_total, in_hand, within):
+    """Whether a bank of ``turn_total`` with ``in_hand`` dice offers the
+    other player a take-over to within ``within`` of the target (0: never),
+    as its taker sees it: the same checks as :func:`card_takes`."""
+    return within > 0 and turn_rules.target - opponent - turn_total <= within and \
+        offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) and \
+        not offer_only_overshoots(turn_rules, opponent, turn_total)
 
 
 def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
@@ -267,6 +279,12 @@ class Card:
     14,600 against 14,700: bank 200 with 3 dice and they need a 1 of 3
     dice); 0: no such rule."""
     offer_dice: int = 0
+    finish_unless_within: int = 0
+    """The finish yields (no bank) where the other player, taking over
+    ``offer_dice`` dice or more, would be within this much of the target:
+    the offer is theirs to finish with
+    (quinze-mille, 14,600 against 14,700: bank 200 with 3 dice and they
+    need a 1 of 3 dice); 0: the finish whatever it offers."""
 
     def compiled(self, rules: Rules) -> CardRules:
         u = rules.unit
@@ -304,7 +322,8 @@ class Card:
                          self.end_die / u, self.odd_fifty / u, max(1, 100 // u),
                          units(self.leave_unless),
                          units(self.offer_within) if rules.has_takeover else 0,
-                         self.offer_dice)
+                         self.offer_dice,
+                         units(self.finish_unless_within) if rules.has_takeover else 0)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -312,95 +331,20 @@ class Card:
     @classmethod
     def from_dict(cls, data: dict) -> "Card":
         fields = {f.name for f in dataclasses.fields(cls)}
-        values = {k: v for k, v in data.items() if k in fields}
-        values["bank"] = tuple(values["bank"])
-        values["left_worth"] = tuple(values.get("left_worth", ()))
+        # JSON gives lists; a card is hashed (a search keeps its measured cards by card).
+        values = {k: tuple(v) if isinstance(v, list) else v
+                  for k, v in data.items() if k in fields}
+        values["left_worth"] = values.get("left_worth", ())
         if data.get("die_worth") and not values["left_worth"]:
             # A card fitted before dice left had a worth each: so much a die.
             values["left_worth"] = tuple(data["die_worth"] * k
                                          for k in range(1, len(values["bank"]) + 1))
         return cls(**values)
 
-    def _keep_text(self) -> list[str]:
-        worth = list(self.left_worth) or [0]
-        if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
-            lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
-        else:
-            lines = ["Keep: the most points + what the dice left to roll are worth:",
-                     "  " + " | ".join(f"{k}: {w:,}" for k, w in
-                                       reversed(list(enumerate(worth, start=1))))]
-        if self.bank_keep_worth:
-            lines.append(f"  + {self.bank_keep_worth:,} for a keep after which you bank")
-        if self.most_points_from:
-            lines.append(f"  with {self.most_points_from:,} or more set aside: the most points")
-        lines[-1] += "."
-        return lines
-
-    def _end_text(self, rules: Rules) -> list[str]:
-        die = f" + {self.end_die:,} a die left to roll" if self.end_die else ""
-        lines = [f"  leaving {self.end_within:,} or less to {rules.target:,}: the points{die}"]
-        if self.odd_fifty:
-            lines.append(f"    ({self.odd_fifty:,} less if what it leaves needs a 5: 50, 150, ...)")
-        lines[-1] += "."
-        return lines
-
     def text(self, rules: Rules, loss: dict | None = None) -> str:
-        """The card as a person reads it at the table (under 15 lines)."""
-        lines = [f"{rules.name}: strategy card (two players)"]
-        if loss:
-            lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
-                         "play")
-        if rules.entry:
-            lines.append(f"Not entered: never bank below {max(self.open_at, rules.entry):,}.")
-        if rules.dice == 1:
-            lines.append(f"Bank when your turn total reaches {self.bank[0]:,};")
-        else:
-            lines.append("Bank when your turn total reaches, by dice left to roll:")
-            lines.append("  " + " | ".join(f"{n}: {b:,}" for n, b in
-                                           reversed(list(enumerate(self.bank, start=1)))))
-        if self.behind:
-            lines.append(f"  add {self.behind:,} for every {self.gap_step:,} points you trail "
-                         f"(take {self.behind:,} off for every {self.gap_step:,} you lead)")
-        if self.race_within:
-            lines.append(f"  either player within {self.race_within:,} of {rules.target:,}: "
-                         "never bank short of it")
-        if (self.chase_within or self.chase_behind) and self.chase_bank:
-            when = [f"trailing by {self.chase_behind:,} or more"] if self.chase_behind else []
-            when += [f"the other player within {self.chase_within:,} of {rules.target:,}"] \
-                if self.chase_within else []
-            # Only the dice whose threshold the row changes: a line to read.
-            row = " | ".join(f"{n}: {b:,}" for n, b, usual in
-                             reversed(list(zip(range(1, rules.dice + 1), self.chase_bank,
-                                               self.bank))) if b != usual)
-            lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
-        if rules.crosses and self.last_cross:
-            lines.append(f"  on your last cross: take {self.last_cross:,} off")
-        if rules.has_takeover and self.offer_within:
-            lines.append(f"  with {self.offer_dice} dice or more, never bank if the other player, "
-                         f"taking over, would be within {self.offer_within:,} of {rules.target:,}")
-        if self.leave_at_least:
-            lines.append(f"  never bank leaving less than {self.leave_at_least:,} to "
-                         f"{rules.target:,}" + (f" with less than {self.leave_unless:,} set aside"
-                                                if self.leave_unless else ""))
-        if rules.exact_target and self.finish_within:
-            lines.append(f"  or bank whatever leaves {self.finish_within:,} or less to "
-                         f"{rules.target:,}" + (f", with {self.finish_dice} dice or fewer"
-                                                if self.finish_dice else ""))
-        if rules.score_cap_units is not None:
-            cap = rules.score_cap_units * rules.unit
-            lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
-                         "roll on")
-        if chooses_keeps(rules):
-            lines += self._keep_text()
-            if rules.exact_target and self.end_within:
-                lines += self._end_text(rules)
-        if rules.has_takeover:
-            lines.append("Take over: " + (
-                "never." if not self.take_at else
-                f"when the total + {self.take_die:,} per die offered is {self.take_at:,} or "
-                "more" + (f"; one die: from {self.take_one_at:,}." if self.take_one_at
-                          else ".")))
-        return "\n".join(lines)
+        """The card as a person reads it at the table (:mod:`solver.card_text`)."""
+        from .card_text import card_text     # it reads this module's chooses_keeps
+        return card_text(self, rules, loss)
 
 
 def chooses_keeps(rules: Rules) -> bool:

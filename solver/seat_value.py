@@ -67,8 +67,8 @@ drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_module.__
 TABLE, DUEL, CARD, MODEL = 0, 1, 2, 3
 """What D plays: the table itself (a check), the two-player policy against
 the leader, a card, the turn DP over a model's values of every turn start."""
-_CARD = compiled_copies(card_module, ("threshold_shift", "card_banks", "keep_score", "keep_rank",
-                                     "card_takes"), COMPILED_RULES)
+_CARD = compiled_copies(card_module, ("threshold_shift", "offers_finish", "card_banks",
+                                     "keep_score", "keep_rank", "card_takes"), COMPILED_RULES)
 threshold_shift, card_banks, keep_rank, card_takes = (
     _CARD[name] for name in ("threshold_shift", "card_banks", "keep_rank", "card_takes"))
 

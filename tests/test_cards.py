@@ -344,24 +344,46 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
 
 
 def test_the_card_offers_no_finish_to_the_other_player():
-    """quinze-mille at 14,600 against 14,700 (its table: `farkle advise
-    quinze-mille --me 14600 --opp 14700 --turn 200 --dice 3`): banking 200
-    with 3 dice wins 39.20%, rolling on 50.23% (the other player takes the
-    offer at 14,900 and needs a 1 of 3 dice); with 1 die the bank wins
-    45.77%, the roll 41.26%. With ``offer_within`` 400 from 3 dice the card
-    rolls on with 3 dice and still banks with 1; at 14,600 against 10,000
-    (who cannot get within 400 by the offer) it banks with 3."""
+    """quinze-mille, 200 set aside with 3 dice (its table: `farkle advise
+    quinze-mille --me ME --opp OPP --turn 200 --dice 3`):
+
+    - at 14,600 against 14,700, banking wins 39.20%, rolling on 50.23%
+      (the other player takes the offer at 14,900 and needs a 1 of 3
+      dice); with 1 die the bank wins 45.77%, the roll 41.26%;
+    - at 14,550 against 14,500 the bank wins 55.41%, the roll 51.25% (the
+      bank leaves 250 to go; taking over leaves them 300);
+    - at 14,000 against 14,700 the roll wins 30.07%, the bank 23.53%;
+    - at 14,600 against 10,000 the bank wins 95.62%, the roll 94.32%.
+
+    The finish (300 or less left, 3 dice or fewer) comes before the offer
+    rule (3 dice or more, not within 400), and yields where the offer
+    brings the other player within 100: the card plays each as optimal
+    play does. Without the exception the finish banks at 14,600 against
+    14,700. An exception as wide as the offer rule is the offer rule
+    first, the order of the cards fitted before the exception."""
     rules = get_rules("quinze-mille")
     plain = Card("quinze-mille", (250, 200, 200, 1750, 3150, 7500), open_at=500,
-                 finish_within=300, finish_dice=3)
-    card = dataclasses.replace(plain, offer_within=400, offer_dice=3)
+                 finish_within=300, finish_dice=3, offer_within=400, offer_dice=3)
+    card = dataclasses.replace(plain, finish_unless_within=100)
     compiled = card.compiled(rules)
     assert card_bank(plain.compiled(rules), rules, 14600, [14700], 200, 3)
     assert not card_bank(compiled, rules, 14600, [14700], 200, 3)
     assert card_bank(compiled, rules, 14600, [14700], 200, 1)
+    assert card_bank(compiled, rules, 14550, [14500], 200, 3)
+    assert not card_bank(compiled, rules, 14000, [14700], 200, 3)
     assert card_bank(compiled, rules, 14600, [10000], 200, 3)
-    assert "with 3 dice or more, never bank if the other player, taking over, would be " \
-        "within 400 of 15,000" in card.text(rules)
+    text = card.text(rules)
+    assert "unless, with 3 dice or more, the other player, taking over, would be within 100 " \
+        "of it" in text
+    assert "else, with 3 dice or more, never bank if the other player, taking over, would " \
+        "be within 400 of 15,000" in text
+    # An exception as wide as the offer rule is the old order, the offer rule
+    # first: no bank at 14,550 against 14,500, and the card says it so.
+    old_order = dataclasses.replace(plain, finish_unless_within=400)
+    assert not card_bank(old_order.compiled(rules), rules, 14550, [14500], 200, 3)
+    assert "  with 3 dice or more, never bank if the other player, taking over, would be " \
+        "within 400 of 15,000\n  or bank whatever leaves 300 or less to 15,000, with 3 dice " \
+        "or fewer\n" in old_order.text(rules)
 
 
 def test_a_big_turn_total_banks_even_leaving_little_to_go():
@@ -414,3 +436,15 @@ def test_far_behind_the_card_banks_by_that_row_too():
     assert not card_bank(compiled, rules, 3000, [6000], 800, 3)
     assert card_bank(compiled, rules, 3000, [3500], 800, 3)
     assert "trailing by 2,000 or more: bank at 3: 2,000\n" in card.text(rules)
+
+
+def test_a_card_read_back_from_json_is_the_card_it_was():
+    """A card written to JSON (as solver/cards.json keeps it) and read back
+    is equal to it, and hashable, as a search keeps its measured cards by
+    card (``fit_cards.py --from-stored``): its rows come back as tuples."""
+    card = Card("quinze-mille", (250, 200, 400, 2000, 3150, 7500), open_at=500,
+                chase_within=2950, chase_bank=(250, 250, 700, 2000, 3150, 7500),
+                left_worth=(100, 50, 100, 200, 250, 300))
+    again = Card.from_dict(json.loads(json.dumps(card.to_dict())))
+    assert again == card
+    assert {again: 1}[card] == 1

@@ -1,0 +1,106 @@
+"""A strategy card as a person reads it at the table (:class:`solver.card.Card`).
+
+The rules of :mod:`solver.card`, in the order they apply, in words and
+whole points; only the rules the card has (a field at 0 prints nothing).
+"""
+
+from __future__ import annotations
+
+from .card import chooses_keeps
+from .rules import Rules
+
+
+def _keep_lines(card) -> list[str]:
+    worth = list(card.left_worth) or [0]
+    if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
+        lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
+    else:
+        lines = ["Keep: the most points + what the dice left to roll are worth:",
+                 "  " + " | ".join(f"{k}: {w:,}" for k, w in
+                                   reversed(list(enumerate(worth, start=1))))]
+    if card.bank_keep_worth:
+        lines.append(f"  + {card.bank_keep_worth:,} for a keep after which you bank")
+    if card.most_points_from:
+        lines.append(f"  with {card.most_points_from:,} or more set aside: the most points")
+    lines[-1] += "."
+    return lines
+
+
+def _end_lines(card, rules: Rules) -> list[str]:
+    die = f" + {card.end_die:,} a die left to roll" if card.end_die else ""
+    lines = [f"  leaving {card.end_within:,} or less to {rules.target:,}: the points{die}"]
+    if card.odd_fifty:
+        lines.append(f"    ({card.odd_fifty:,} less if what it leaves needs a 5: 50, 150, ...)")
+    lines[-1] += "."
+    return lines
+
+
+def card_text(card, rules: Rules, loss: dict | None = None) -> str:
+    """The card as a person reads it at the table (under 15 lines); ``loss``:
+    its measured loss, as :func:`solver.card.stored_cards` keeps it."""
+    lines = [f"{rules.name}: strategy card (two players)"]
+    if loss:
+        lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
+                     "play")
+    if rules.entry:
+        lines.append(f"Not entered: never bank below {max(card.open_at, rules.entry):,}.")
+    if rules.dice == 1:
+        lines.append(f"Bank when your turn total reaches {card.bank[0]:,};")
+    else:
+        lines.append("Bank when your turn total reaches, by dice left to roll:")
+        lines.append("  " + " | ".join(f"{n}: {b:,}" for n, b in
+                                       reversed(list(enumerate(card.bank, start=1)))))
+    if card.behind:
+        lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
+                     f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
+    if card.race_within:
+        lines.append(f"  either player within {card.race_within:,} of {rules.target:,}: "
+                     "never bank short of it")
+    if (card.chase_within or card.chase_behind) and card.chase_bank:
+        when = [f"trailing by {card.chase_behind:,} or more"] if card.chase_behind else []
+        when += [f"the other player within {card.chase_within:,} of {rules.target:,}"] \
+            if card.chase_within else []
+        # Only the dice whose threshold the row changes: a line to read.
+        row = " | ".join(f"{n}: {b:,}" for n, b, usual in
+                         reversed(list(zip(range(1, rules.dice + 1), card.chase_bank,
+                                           card.bank))) if b != usual)
+        lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
+    if rules.crosses and card.last_cross:
+        lines.append(f"  on your last cross: take {card.last_cross:,} off")
+    offer_rule = (f"with {card.offer_dice} dice or more, never bank if the other player, "
+                  f"taking over, would be within {card.offer_within:,} of {rules.target:,}"
+                  if rules.has_takeover and card.offer_within else "")
+    # An exception as wide as the offer rule is the offer rule first.
+    offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
+    if offer_first:
+        lines.append("  " + offer_rule)
+    if card.leave_at_least:
+        lines.append(f"  never bank leaving less than {card.leave_at_least:,} to "
+                     f"{rules.target:,}" + (f" with less than {card.leave_unless:,} set aside"
+                                            if card.leave_unless else ""))
+    finish = rules.exact_target and card.finish_within
+    if finish:
+        lines.append(f"  or bank whatever leaves {card.finish_within:,} or less to "
+                     f"{rules.target:,}" + (f", with {card.finish_dice} dice or fewer"
+                                            if card.finish_dice else ""))
+        if offer_rule and not offer_first and card.finish_unless_within:
+            lines[-1] += (f",\n    unless, with {card.offer_dice} dice or more, the other "
+                          f"player, taking over, would be within "
+                          f"{card.finish_unless_within:,} of it")
+    if offer_rule and not offer_first:
+        lines.append("  " + ("else, " if finish else "") + offer_rule)
+    if rules.score_cap_units is not None:
+        cap = rules.score_cap_units * rules.unit
+        lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
+                     "roll on")
+    if chooses_keeps(rules):
+        lines += _keep_lines(card)
+        if rules.exact_target and card.end_within:
+            lines += _end_lines(card, rules)
+    if rules.has_takeover:
+        lines.append("Take over: " + (
+            "never." if not card.take_at else
+            f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
+            "more" + (f"; one die: from {card.take_one_at:,}." if card.take_one_at
+                      else ".")))
+    return "\n".join(lines)
