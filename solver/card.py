@@ -335,8 +335,7 @@ class Card:
         # JSON gives lists; a card is hashed (a search keeps its measured cards by card).
         values = {k: tuple(v) if isinstance(v, list) else v
                   for k, v in data.items() if k in fields}
-        values["left_worth"] = values.get("left_worth", ())
-        if data.get("die_worth") and not values["left_worth"]:
+        if data.get("die_worth") and not values.get("left_worth"):
             # A card fitted before dice left had a worth each: so much a die.
             values["left_worth"] = tuple(data["die_worth"] * k
                                          for k in range(1, len(values["bank"]) + 1))
