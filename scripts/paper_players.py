@@ -127,7 +127,8 @@ def duel(N, tabs, data: dict) -> str:
     ref = tabs.peek()
     caption = tabs.caption(
         "Three players: what a player gives up, in percentage points per seat, by playing "
-        "the two-player table against the leader (the duel), or the race-of-duels model, "
+        "the two-player table against the leader (the duel), or the model (a race of "
+        "duels, one turn ahead), "
         "while the two others play the three-player table (exact evaluation, "
         "`solver.seat_value`); and the share of bank-or-roll decisions where each differs "
         "from the table, over every allowed bank decision of "
@@ -137,22 +138,27 @@ def duel(N, tabs, data: dict) -> str:
             "targets; five or six players), advice must come from the two-player table. "
             "The plain way is to play it against one opponent: the leader (and, for an "
             "offer, the player who made it). The program's advice does better with a *race "
-            "of duels*: a player must finish before every opponent, and the two-player table "
-            "gives the chance $q_j$ of beating each one alone (the earlier in the round moving "
-            "first). If the players' times to finish were independent and memoryless, the "
-            "odds against a player would be the sum of the odds each opponent has in their "
-            "duel, and the player would finish first with chance "
-            "$M = 1/(1 + \\sum_j (1 - q_j)/q_j)$: the two-player table with one opponent, "
-            "and an even share from an even start, where a product of the duels would give "
-            "less. The turn itself is played exactly, with each way it can end priced by "
-            "$M$ (the next player is expected to take an offer as the two-player table would "
-            "against the player who made it), and an offer is taken when that turn says so. "
-            "Nothing in the model is fitted. "
+            "of duels, one turn ahead*. A player must finish before every opponent, and the "
+            "two-player table gives the chance $q_j$ of beating each one alone (the earlier "
+            "in the round moving first). Read each duel as a race of two independent normal "
+            "times to finish of one spread (Thurstone's case V): $q_j$ fixes the gap between "
+            "the two mean times, and the player finishes first with chance "
+            "$M = E_z[\\prod_j \\Phi(\\sqrt{2}\\,\\Phi^{-1}(q_j) - z)]$, $z$ standard "
+            "normal: the two-player table with one opponent, and an even share from an even "
+            "start. The player's own turn is played exactly, and so is the next player's: "
+            "each way the turn can end leads to the next player's turn, which the "
+            "$N$-player turn DP plays over $M$ (their take-over of an offer included), and "
+            "what that turn gives prices the end of the player's own. An offer is taken "
+            "when the player's turn says so. Nothing in the model is fitted. The first "
+            "version read the duels as a race of memoryless times (the odds against a "
+            "player add up: $M = 1/(1 + \\sum_j (1 - q_j)/q_j)$) and priced the end of the "
+            "turn by $M$ directly; it gave up more than 0.1 point in a seat of dix-mille "
+            "and of quinze-mille (BENCHMARKS.md, 2026-12-02 evening). "
             "What each costs is measured where both exist: the player who uses it is "
             "evaluated exactly against two exact players "
             f"({ref}).\n\n" + table(["game", "target", "exact seats",
                                              "lost by the duel (pp)",
-                                             "lost by the race of duels (pp)",
-                                             "decisions that differ (duel / race)"],
+                                             "lost by the model (pp)",
+                                             "decisions that differ (duel / model)"],
                                             rows, "lrllll")
             + "\n\n" + caption)
