@@ -138,8 +138,8 @@ def test_the_look_ahead_step_leaves_an_exact_table_as_it_is(game):
 
 
 def test_with_two_players_the_model_is_the_two_player_table(game):
-    """With one opponent the product has one factor: the model's advice
-    must be the exact two-player advice."""
+    """With one opponent the law is the duel itself and nothing is looked
+    ahead: the model's advice must be the exact two-player advice."""
     two, _ = game
     exact, model = Advisor(two), DuelsAdvisor(two, 2)
     compared = 0
@@ -211,7 +211,7 @@ def test_advise_beyond_the_exact_tables_answers_from_the_model():
     assert [c["action"] for c in answer["choices"]] == [c.action for c in expected.choices]
     assert [c["win"] for c in answer["choices"]] == pytest.approx(
         [c.win for c in expected.choices], abs=1e-15)
-    # Four opponents: each duel is a factor, so the chance is below every
-    # single duel's (the two-player table against each opponent alone).
+    # Four opponents: finishing before all four is less likely than before
+    # any one (the two-player table against each opponent alone).
     duels = [Advisor.for_game("pig").bank_or_roll(50, o, 20, 1).best.win for o in opps]
     assert answer["win"] < min(duels)
