@@ -55,7 +55,7 @@ import numpy as np
 from .advice import Advice, Advisor, _plain
 from .solution import Solution
 from .dice import keep_table
-from .turn import bank_values, pad, turn_values
+from .turn import bank_allowed, bank_values, pad, turn_values
 from .turn_rules import offer
 
 def duel_values(solution):
@@ -191,11 +191,11 @@ class DuelsAdvisor(Advisor):
         values = two.values()
         target = rules.target_units
         zero_state = space.zero_next[me] if zero_to is None else zero_to
-        # With one opponent the model is the two-player table: its own prices.
-        Z = 1.0 - float(values.W[opps[0], zero_state])
-        B = bank_values(self.turn, moves, values, me, opps[0], Z)
-        if len(opps) > 1:
-            Z, B = self._looked_ahead(me, opps, zero_state, B)
+        if len(opps) == 1:       # the model is the two-player table: its own prices
+            Z = 1.0 - float(values.W[opps[0], zero_state])
+            B = bank_values(self.turn, moves, values, me, opps[0], Z)
+        else:
+            Z, B = self._looked_ahead(me, opps, zero_state, moves)
         reach = finish_first([values.reach[o] for o in opps])
         R, A, B = turn_values(self.turn, keep_table(rules).packed(), moves,
                               values._replace(reach=reach[None]), me, 0, Z, target,
@@ -203,15 +203,17 @@ class DuelsAdvisor(Advisor):
         B = np.where(B > -np.inf, B, np.nan)
         return (*(np.asarray(x, dtype=float)[..., None] for x in (Z, R, A, B)), None)
 
-    def _looked_ahead(self, me: int, opps: tuple, zero_state: int, B: np.ndarray):
-        """My ``Z`` and ``B`` (where ``B`` is finite) from ``M1``: the next
-        player's turn played over the law's values once for every state my
-        turn can leave me in (:func:`solver.lookahead.next_turns`)."""
+    def _looked_ahead(self, me: int, opps: tuple, zero_state: int, moves):
+        """My ``Z`` and ``B`` (``-inf`` where the bank is not allowed) from
+        ``M1``: the next player's turn played over the law's values once for
+        every state my turn can leave me in
+        (:func:`solver.lookahead.next_turns`)."""
         from .lookahead import next_turns
         from .multi_kernel import EPS
         two, space, rules = self.two, self.space, self.rules
         W, N = np.asarray(two.W), self.players
-        banks = np.flatnonzero(np.isfinite(B).any(axis=1))
+        allowed = bank_allowed(self.turn, moves, me)
+        banks = np.flatnonzero(allowed.any(axis=1))
         mine = space.bank_next[me, banks]
         ends = np.unique(np.r_[zero_state, mine])
         # The next player's turn ends: their zero turn and every bank.
@@ -222,7 +224,7 @@ class DuelsAdvisor(Advisor):
         after = np.zeros((len(ends), space.size, N))
         after[:, xs] = law_values(W, [*others, ends[:, None], xs[None, :]])
         zero_values = after[:, space.zero_next[mover]]
-        taker_row = space.take_rows()[others[0]]
+        taker_row = moves.take_row[others[0]]
         next_may_take = rules.has_takeover and taker_row >= 0
         take = None
         if next_may_take:
@@ -232,11 +234,10 @@ class DuelsAdvisor(Advisor):
                               & (space.bank_slot[theirs[theirs_valid]] >= 0)]
             xs_t = theirs[ts]
             slots = space.bank_slot[xs_t]
-            # One taker's row of the table (a table file decodes only that row).
+            # One taker's row of the table (a table file decodes only that row),
+            # read as bank_values reads it.
             row = np.asarray(two.take_values[taker_row])   # [slot, t - offer_first, n - 1]
-            offset = ts - space.offers[0][slots]
-            kept = (offset >= 0) & (offset < row.shape[1])
-            duel = np.where(kept[:, None], row[slots, np.clip(offset, 0, row.shape[1] - 1)], 0.0)
+            duel = row[slots, ts - moves.offer_first[slots]]
             rows = law_take_values(W, [*(np.full((1, 1), o) for o in others),
                                        ends[:, None], xs_t[None, :]], duel[None])
             take = (slots, ts, rows)
@@ -244,10 +245,10 @@ class DuelsAdvisor(Advisor):
                             next_may_take)
         where = {int(e): i for i, e in enumerate(ends)}
         Z = float(M1[where[int(zero_state)], N - 1])
-        priced = np.full(B.shape, -np.inf)
+        priced = np.full(allowed.shape, -np.inf)
         for t, state in zip(banks, mine):
             chosen = M1[where[int(state)]]
-            for n in np.flatnonzero(np.isfinite(B[t])):
+            for n in np.flatnonzero(allowed[t]):
                 value = chosen
                 offered = offer(self.turn, n)
                 if offered and R1 is not None and space.bank_slot[state] >= 0:
@@ -256,7 +257,7 @@ class DuelsAdvisor(Advisor):
                         value = taken
                 priced[t, n] = value[N - 1]
         priced[banks[mine == space.zero_next[me]]] = Z     # a bank that changes nothing
-        priced[~np.isfinite(B)] = -np.inf
+        priced[~allowed] = -np.inf
         return Z, priced
 
     def _modelled(self, advice: Advice, opp) -> Advice:

@@ -114,6 +114,7 @@ def next_turns(rules, space, players: int, mover: int, ends: np.ndarray, zero_va
     turn = TurnRules.of(rules)
     dice = keep_table(rules).packed()
     moves = space.moves()
+    may_take = moves.take_row[mover] >= 0
     # The next mover's take-over row: state 0's, the only one the DP reads.
     local_rows = np.full(space.size, -1, dtype=np.int64)
     if next_may_take:
@@ -122,23 +123,20 @@ def next_turns(rules, space, players: int, mover: int, ends: np.ndarray, zero_va
     banked = int(np.sum(space.bank_slot >= 0))
     # lead = P, middle = 1: node = mover * P, rest = 0 (module docstring).
     seats = Seats(players, space.size, space.size, 1, banked)
-    may_take = space.take_rows()[mover] >= 0
     rows = rules.target_units if may_take else rules.target_units - int(space.score[mover])
     a_rows = pad(rules, rules.target_units)
     plan = _node_plan()
     D = rules.dice
     M1 = np.empty((len(ends), players))
     R1 = np.empty((len(ends), rules.target_units, D + 1, players)) if may_take else None
-    R = np.zeros((rules.target_units, D + 1, players))
+    unused = np.empty((rules.target_units, D + 1, players))    # roll values no one reads
     take = np.zeros((banked if next_may_take else 1, rules.target_units if next_may_take else 1,
                      max(D - 1, 1), players))
     for e in range(len(ends)):
-        Z = np.roll(zero_values[e], 1)
         if next_may_take:
             slots, ts, entries = take_entries
             take[slots, ts] = entries[e]
-        values = MultiValues(after_values[e], take)
-        _next_turn(turn, dice, moves, values, seats, mover, Z, rows, a_rows, plan, M1[e], R)
-        if may_take:
-            R1[e] = R
+        _next_turn(turn, dice, moves, MultiValues(after_values[e], take), seats, mover,
+                   np.roll(zero_values[e], 1), rows, a_rows, plan, M1[e],
+                   R1[e] if may_take else unused)
     return M1, R1

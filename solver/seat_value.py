@@ -1,9 +1,10 @@
 """What a seat wins by playing another policy against the table's players.
 
 One player, *D*, plays a policy of their own (the race-of-duels model,
-:mod:`solver.duels`: the turn DP over the model's values ``M1`` of
-every turn start, the next player's turn looked ahead; the two-player policy: the two-player table against the
-leader; or a strategy card, :mod:`solver.card`); every other player plays
+:mod:`solver.duels`: the turn DP over the model's values ``M1`` of every
+turn start, the next player's turn looked ahead; the two-player policy:
+the two-player table against the leader; or a strategy card,
+:mod:`solver.card`); every other player plays
 the table's equilibrium (with two players: the two-player table). The
 exact chance of D winning is a fixed-policy evaluation over the turn
 starts, with D's place as part of the state:

@@ -66,18 +66,25 @@ def pad(rules, rows: int) -> int:
     return rows + int(keep_table(rules).packed().keep_units.max()) + 1
 
 
+def bank_allowed(rules, moves, m) -> np.ndarray:
+    """``allowed[t, n]`` for ``t < T``: whether the rules let the mover in
+    state ``m`` bank ``t`` with ``n`` dice unset."""
+    score = int(moves.score[m])
+    T = rules.target - score
+    allowed = may_bank(rules, score, np.arange(T)[:, None], np.arange(rules.dice + 1)[None, :])
+    allowed &= (moves.bank_next[m, :T] >= 0)[:, None]   # the player state's own entry
+    allowed[:, 0] = False                   # column 0 is an instant win, not dice
+    return allowed
+
+
 def bank_values(rules, moves, values, m, w, Z):
     """``B[t, n]`` for ``t < T``: the value of banking ``t`` with ``n`` dice
     unset (module docstring), ``-inf`` where the rules forbid the bank.
     ``rules`` is a :class:`solver.turn_rules.TurnRules` record, ``moves``
     and ``values`` the records of :mod:`solver.turn_kernel`."""
     D = rules.dice
-    score = int(moves.score[m])
-    T = rules.target - score
-    allowed = may_bank(rules, score, np.arange(T)[:, None], np.arange(D + 1)[None, :])
-    allowed &= (moves.bank_next[m, :T] >= 0)[:, None]   # the player state's own entry
-    allowed[:, 0] = False                   # column 0 is an instant win, not dice
-    B = np.full((T, D + 1), -np.inf)
+    allowed = bank_allowed(rules, moves, m)
+    B = np.full(allowed.shape, -np.inf)
     ts = np.flatnonzero(allowed.any(axis=1))
     m2 = moves.bank_next[m, ts]
     waiting = np.repeat(values.W[w, m2][:, None], D + 1, axis=1)
