@@ -113,7 +113,7 @@ def fields_to_fit(rules) -> list[str]:
     if rules.exact_target or rules.score_cap_units is not None:
         # Too little left to go: a lone 5 to make exactly, or past a cap
         # points that the bank would not keep.
-        names += ["leave_at_least", "leave_unless"]
+        names += ["leave_at_least", "lone_die_leaves", "leave_unless"]
     if rules.exact_target:
         names += ["finish_within", "finish_dice"]
         if chooses_keeps(rules):

@@ -23,6 +23,14 @@ estimate of the loss split by decision: by kind (keep or bank), by the dice
 in hand and by the score situation. Their sum checks itself against the
 exact loss of :func:`solver.seat_value.card_seat_values`.
 
+The same decisions, kept (``visits``), price any other card: its regret at
+them, ``regret_of``, is the first-order estimate of its loss (the same sum
+over the first card's games, not its own). It is exact for the card that
+played them and near it for a card that changes few of their decisions;
+a search over cards (``scripts/screen_cards.py``) moves fields by it,
+plays the new card's games again, and leaves the last word to the exact
+evaluation.
+
 Where a game has crosses, a player's state is a state of the table's
 space (score, crosses and what the table remembers of the previous score):
 a zero turn moves it as the table does (``zero_next``: the crosses model's
@@ -56,6 +64,20 @@ class Decision(NamedTuple):
     take)."""
     where: str
     """The score situation (:func:`situation`)."""
+
+
+class Visit(NamedTuple):
+    """A decision the card's player met, with the table's value of every
+    choice there: ``(bank, roll)``, ``(take, fresh)``, or one
+    ``(points, dice_left, value)`` per keep (units)."""
+    kind: str
+    dice: int
+    mover: int
+    """The card's player's state (the table's space)."""
+    other: int
+    turn_total: int
+    """Before the keep's roll, at the bank, or offered."""
+    values: tuple
 
 
 KIND_LABELS = {"keep": "keep", "bank": "bank or roll", "take": "take over or start afresh"}
@@ -92,10 +114,11 @@ def situation(rules, score: int, opponent: int, bands: int = 4) -> str:
     return f"{lead}, own score in band {band + 1}/{bands}"
 
 
-def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
+def card_regret(solution, card, games: int, seed: int = 1, visits: list | None = None) -> Regret:
     """Sample ``games`` games of ``card`` (a :class:`solver.card.Card`)
     against ``solution``'s player, the card's player D first in every second
-    game; returns the regret by decision (module docstring)."""
+    game; returns the regret by decision (module docstring), and appends
+    each decision of D to ``visits`` (a :class:`Visit`) if given."""
     rules = solution.rules
     turn = TurnRules.of(rules)
     space = solution.space
@@ -128,6 +151,8 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
         if offer_dice and may_take_over(turn, score):
             take, fresh = R[offer_total, offer_dice], solution.W[m, w]
             if card_plays:
+                if visits is not None:
+                    visits.append(Visit("take", offer_dice, m, w, offer_total, (take, fresh)))
                 takes = card_takes(compiled, turn, score, offer_total, offer_dice)
                 regret(Decision("take", offer_dice, where),
                        max(take, fresh) - (take if takes else fresh))
@@ -141,6 +166,10 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
             if len(keeps) == 0:
                 return int(space.zero_next[m]), 0, 0
             values = np.array([A[t + dice.keep_units[k], dice.keep_col[k]] for k in keeps])
+            if card_plays and visits is not None and len(keeps) > 1:
+                visits.append(Visit("keep", n, m, w, t, tuple(
+                    (int(dice.keep_units[k]), int(dice.keep_col[k]), float(values[i]))
+                    for i, k in enumerate(keeps))))
             if card_plays:
                 chosen = max(keeps, key=lambda k: keep_rank(
                     compiled, turn, shift, score, opponent, t, dice.keep_units[k],
@@ -158,6 +187,8 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
             if B[t, n] == -np.inf:
                 continue
             if card_plays:
+                if visits is not None:
+                    visits.append(Visit("bank", n, m, w, t, (B[t, n], R[t, n])))
                 banks = card_banks(compiled, turn, shift, score, opponent, t, n)
                 best = max(B[t, n], R[t, n])
                 regret(Decision("bank", n, where), best - (B[t, n] if banks else R[t, n]))
@@ -184,3 +215,30 @@ def card_regret(solution, card, games: int, seed: int = 1) -> Regret:
             mover = 1 - mover
         result.per_game.append(game_regret[0])
     return result
+
+
+def regret_of(solution, card, visits: list, games: int) -> float:
+    """The regret per game of ``card`` at ``visits`` (another card's
+    decisions over ``games`` games, :func:`card_regret`): the first-order
+    estimate of its loss (module docstring). A keep met with one choice
+    costs nothing and is not kept."""
+    rules, space = solution.rules, solution.space
+    turn = TurnRules.of(rules)
+    on_last_cross = last_cross_states(rules, space)
+    compiled = card.compiled(rules)
+    total = 0.0
+    for kind, dice, mover, other, t, values in visits:
+        score, opponent = int(space.score[mover]), int(space.score[other])
+        if kind == "take":
+            chosen = values[0] if card_takes(compiled, turn, score, t, dice) else values[1]
+            total += max(values) - chosen
+            continue
+        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[mover]))
+        if kind == "bank":
+            banks = card_banks(compiled, turn, shift, score, opponent, t, dice)
+            total += max(values) - (values[0] if banks else values[1])
+        else:
+            ranks = [keep_rank(compiled, turn, shift, score, opponent, t, units, left, left == 0)
+                     for units, left, _ in values]
+            total += max(v for _, _, v in values) - values[int(np.argmax(ranks))][2]
+    return total / games

@@ -10,14 +10,18 @@ from .card import chooses_keeps
 from .rules import Rules
 
 
+def _total(threshold: int) -> str:
+    """A bank threshold as read: 0 banks at any total."""
+    return f"{threshold:,}" if threshold else "any"
+
+
 def _keep_lines(card) -> list[str]:
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
         lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
     else:
-        lines = ["Keep: the most points + what the dice left to roll are worth:",
-                 "  " + " | ".join(f"{k}: {w:,}" for k, w in
-                                   reversed(list(enumerate(worth, start=1))))]
+        lines = ["Keep: the most points + the dice left to roll, worth " + " | ".join(
+            f"{k}: {w:,}" for k, w in reversed(list(enumerate(worth, start=1))))]
     if card.bank_keep_worth:
         lines.append(f"  + {card.bank_keep_worth:,} for a keep after which you bank")
     if card.most_points_from:
@@ -28,11 +32,8 @@ def _keep_lines(card) -> list[str]:
 
 def _end_lines(card, rules: Rules) -> list[str]:
     die = f" + {card.end_die:,} a die left to roll" if card.end_die else ""
-    lines = [f"  leaving {card.end_within:,} or less to {rules.target:,}: the points{die}"]
-    if card.odd_fifty:
-        lines.append(f"    ({card.odd_fifty:,} less if what it leaves needs a 5: 50, 150, ...)")
-    lines[-1] += "."
-    return lines
+    odd = f", {card.odd_fifty:,} less if that needs a 5 (50, 150, ...)" if card.odd_fifty else ""
+    return [f"  leaving {card.end_within:,} or less to {rules.target:,}: the points{die}{odd}."]
 
 
 def card_text(card, rules: Rules, loss: dict | None = None) -> str:
@@ -48,7 +49,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append(f"Bank when your turn total reaches {card.bank[0]:,};")
     else:
         lines.append("Bank when your turn total reaches, by dice left to roll:")
-        lines.append("  " + " | ".join(f"{n}: {b:,}" for n, b in
+        lines.append("  " + " | ".join(f"{n}: {_total(b)}" for n, b in
                                        reversed(list(enumerate(card.bank, start=1)))))
     if card.behind:
         lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
@@ -61,7 +62,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         when += [f"the other player within {card.chase_within:,} of {rules.target:,}"] \
             if card.chase_within else []
         # Only the dice whose threshold the row changes: a line to read.
-        row = " | ".join(f"{n}: {b:,}" for n, b, usual in
+        row = " | ".join(f"{n}: {_total(b)}" for n, b, usual in
                          reversed(list(zip(range(1, rules.dice + 1), card.chase_bank,
                                            card.bank))) if b != usual)
         lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
@@ -74,10 +75,14 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
     if offer_first:
         lines.append("  " + offer_rule)
-    if card.leave_at_least:
-        lines.append(f"  never bank leaving less than {card.leave_at_least:,} to "
-                     f"{rules.target:,}" + (f" with less than {card.leave_unless:,} set aside"
-                                            if card.leave_unless else ""))
+    if card.leave_at_least or card.lone_die_leaves:
+        lone = card.lone_die_leaves not in (0, card.leave_at_least)
+        leave = (f"never bank leaving less than {card.leave_at_least:,}"
+                 + (f" ({card.lone_die_leaves:,} with one die)" if lone else "")
+                 if card.leave_at_least else
+                 f"with one die, never bank leaving less than {card.lone_die_leaves:,}")
+        lines.append(f"  {leave} to {rules.target:,}" + (
+            f" with less than {card.leave_unless:,} set aside" if card.leave_unless else ""))
     finish = rules.exact_target and card.finish_within
     if finish:
         lines.append(f"  or bank whatever leaves {card.finish_within:,} or less to "

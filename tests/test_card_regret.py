@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from solver.card import Card
-from solver.card_regret import card_regret
+from solver.card_regret import card_regret, regret_of
 from solver.rules import get_rules
 from solver.seat_value import card_seat_values
 from solver.solve import solve_game
@@ -179,3 +179,29 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
                     assert np.argmax(by_table) == np.argmax(by_card), (score, t, n, r)
                     checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("game", ["cinq-mille", "quinze-mille", "dix-mille"])
+def test_a_card_s_own_decisions_price_it_at_its_sampled_loss(cinq1500, game):
+    """regret_of, given the decisions a card met, chooses there as the card
+    did (keeps, banks, takes; the last-cross rule in dix-mille): its
+    estimate is the card's sampled loss. Another card chooses otherwise at
+    some of them and is priced otherwise."""
+    if game == "cinq-mille":
+        solution, card = cinq1500, CARD
+        other = dataclasses.replace(CARD, left_worth=(50,) * 5, bank=(300,) * 5)
+    elif game == "quinze-mille":
+        solution = solve_game(dataclasses.replace(get_rules("quinze-mille", 2000),
+                                                  takeover_min=500))
+        card, other = TAKE_CARDS[0], TAKE_CARDS[1]
+    else:
+        solution = solve_game(get_rules("dix-mille", 1000))
+        card = Card("dix-mille", (300, 300, 400, 1000, 1000), open_at=350, take_at=700,
+                    take_die=100, last_cross=1000)
+        other = dataclasses.replace(card, last_cross=0)
+    visits = []
+    regret = card_regret(solution, card, games=500, seed=3, visits=visits)
+    assert regret_of(solution, card, visits, 500) == pytest.approx(regret.loss()[0], abs=1e-12)
+    assert {v.kind for v in visits} >= ({"bank", "keep"} if game == "cinq-mille"
+                                        else {"bank", "take"})
+    assert abs(regret_of(solution, other, visits, 500) - regret.loss()[0]) > 1e-4

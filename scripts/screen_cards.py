@@ -1,0 +1,141 @@
+"""Search a strategy card over sampled decisions, then measure it exactly.
+
+    python scripts/screen_cards.py GAME [--games N] [--plays P] [--fields NAMES]
+                                   [--set NAME=VALUE,...] [--seed S]
+
+Where one exact evaluation takes an hour (dix-mille), a coordinate search
+over exact evaluations (``scripts/fit_cards.py``) cannot run at the game's
+own target. This one plays ``N`` games of the card against the table
+(:func:`solver.card_regret.card_regret`), keeps every decision the card met
+with the table's value of each choice there, and prices any other card
+by its regret at those decisions (:func:`solver.card_regret.regret_of`,
+the first-order estimate of its loss: seconds, not an hour). Each field
+(``fit_cards``'s, the same moves of 1 to 32 units either way) moves while
+the estimate drops by more than 0.005 points; then the new card plays
+its own games (with the same dice), and so on ``P`` times. The estimate
+drifts from the truth as the card moves away from the one that played,
+which is why the card plays again; the last word is the exact
+evaluation the script prints the command for (``fit_cards.py --rounds 0
+--from-stored --set ... --card-only``, which stores the card only if it
+gives up less).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from fit_cards import (COUNTS, WORTHS, bounds, fields_to_fit, get, load_table,  # noqa: E402
+                       put)
+from machine import machine  # noqa: E402
+
+from solver.card import CARDS_FILE, Card  # noqa: E402
+from solver.card_regret import card_regret, regret_of  # noqa: E402
+from solver.rules import get_rules  # noqa: E402
+
+KEEP_FIELDS = {"most_points_from", "end_within", "end_die", "odd_fifty", "bank_keep_worth"}
+TAKE_FIELDS = {"take_at", "take_die", "take_one_at"}
+MIN_GAIN = 5e-5
+"""0.005 points: a smaller gain of the estimate is within its drift."""
+
+
+def kinds_moved(card: Card, name: str) -> set[str]:
+    """The decisions a field can change: the others keep their regret."""
+    if name in TAKE_FIELDS:
+        return {"take"}
+    if name in KEEP_FIELDS or name.startswith("left"):
+        return {"keep"}
+    # A keep after which the card banks is worth more: the banks rank keeps.
+    return {"bank", "keep"} if card.bank_keep_worth else {"bank"}
+
+
+def moves(rules, name: str, value: int) -> list[int]:
+    low, high = bounds(rules, name)
+    if name in COUNTS:
+        steps = range(1, rules.dice + 1)
+    else:
+        unit = rules.unit / 2 if name in WORTHS or name.startswith("left") else rules.unit
+        steps = [int(unit * k) for k in (1, 2, 4, 8, 16, 32)]
+    return [v for s in steps for v in (value - s, value + s) if low <= v <= high]
+
+
+def search(solution, card: Card, names, visits, games: int, say) -> tuple[Card, float]:
+    """The coordinate search over the estimate at ``visits``."""
+    rules = solution.rules
+    by_kind = {kind: [v for v in visits if v.kind == kind] for kind in ("bank", "keep", "take")}
+    part = {kind: regret_of(solution, card, by_kind[kind], games) for kind in by_kind}
+    best = sum(part.values())
+    moved = True
+    while moved:
+        moved = False
+        for name in names:
+            kinds = kinds_moved(card, name)
+            for value in moves(rules, name, get(card, name)):
+                trial = put(card, name, value)
+                trial_part = dict(part, **{k: regret_of(solution, trial, by_kind[k], games)
+                                           for k in kinds})
+                estimate = sum(trial_part.values())
+                if estimate < best - MIN_GAIN:
+                    card, part, best, moved = trial, trial_part, estimate, True
+                    say(f"  {name} = {value}: {100 * best:.3f} estimated")
+    return card, best
+
+
+def set_string(stored: Card, card: Card, names) -> str:
+    return ",".join(f"{name}={get(card, name)}" for name in names
+                    if get(card, name) != get(stored, name))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--plays", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--fields", default="")
+    parser.add_argument("--set", default="")
+    args = parser.parse_args(argv)
+    rules = get_rules(args.game)
+    cards = json.loads(CARDS_FILE.read_text())
+    if args.game not in cards:
+        parser.error(f"{args.game} has no stored card to start from")
+    names = args.fields.split(",") if args.fields else fields_to_fit(rules)
+    unknown = set(names) - set(fields_to_fit(rules))
+    if unknown:
+        parser.error(f"{args.game} has no card field {', '.join(sorted(unknown))}")
+    stored = card = Card.from_dict(cards[args.game]["card"])
+    for pair in filter(None, args.set.split(",")):
+        name, _, value = pair.partition("=")
+        if name not in fields_to_fit(rules) or not value.lstrip("-").isdigit():
+            parser.error(f"--set takes NAME=VALUE with a card field and a whole number, "
+                         f"not {pair!r}")
+        card = put(card, name, int(value))
+    solution = load_table(rules)
+    started = time.perf_counter()
+    print(f"Machine: {machine()}. Command: `python scripts/screen_cards.py "
+          f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")
+    for play in range(args.plays + 1):
+        visits = []
+        sampled, stderr = card_regret(solution, card, args.games, args.seed, visits).loss()
+        print(f"play {play}: the card gives up {100 * sampled:.3f} ± {100 * stderr:.3f} "
+              f"points over {args.games:,} games", flush=True)
+        if play == args.plays:
+            break
+        card, estimate = search(solution, card, names, visits, args.games,
+                                lambda text: print(text, flush=True))
+        print(f"searched: {100 * estimate:.3f} points estimated", flush=True)
+    print(f"\n{time.perf_counter() - started:.0f} s. Measure it exactly:\n"
+          f"python scripts/fit_cards.py {args.game} --rounds 0 --tol 1e-8 --from-stored "
+          f"--set {set_string(stored, card, fields_to_fit(rules))} --card-only")
+    print(json.dumps(dataclasses.asdict(card)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
