@@ -173,6 +173,22 @@ def bounds(rules, name: str) -> tuple[int, int]:
     return (-10 * rules.target if name == "behind" else 0), rules.target
 
 
+MOVES = [sign * k for k in (1, 2, 4, 8, 16, 32) for sign in (1, -1)]
+"""A field's moves, in units (dice for a count)."""
+
+
+def candidates(rules, name: str, value: int) -> list[int]:
+    """The values a search tries for field ``name`` from ``value``, in
+    order, within its bounds."""
+    step = 1 if name in COUNTS else rules.unit
+    # A worth also moves by half a unit: a whole unit leaves a 1 and a 1
+    # with a 5 ranked alike.
+    halves = [0.5, -0.5] if name in WORTHS or name.startswith("left") else []
+    low, high = bounds(rules, name)
+    return [value + int(move * step) for move in halves + MOVES
+            if low <= value + int(move * step) <= high]
+
+
 def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None = None,
         start: Card | None = None) -> tuple[Card, float, int, np.ndarray]:
     """The coordinate search of the module docstring, over ``fields`` (all
@@ -192,22 +208,13 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
     card = start or first_guess(solution)
     best = loss(card)
     log(f"{'start' if start else 'first guess'} {card}: loss {best:.5f}")
-    moves = [sign * k for k in (1, 2, 4, 8, 16, 32) for sign in (1, -1)]
     for round_ in range(rounds):
         before = best
         for name in fields or fields_to_fit(rules):
-            now = get(card, name)
-            # A worth also moves by half a unit: a whole unit leaves a 1 and
-            # a 1 with a 5 ranked alike.
-            step = 1 if name in COUNTS else rules.unit
-            low, high = bounds(rules, name)
-            for move in ([0.5, -0.5] if name in WORTHS or name.startswith("left") else []) \
-                    + moves:
-                value = now + int(move * step)
-                if low <= value <= high:
-                    trial = put(card, name, value)
-                    if loss(trial) < best - 1e-9:
-                        card, best = trial, loss(trial)
+            for value in candidates(rules, name, get(card, name)):
+                trial = put(card, name, value)
+                if loss(trial) < best - 1e-9:
+                    card, best = trial, loss(trial)
         log(f"round {round_ + 1}: loss {best:.5f} after {evaluations} evaluations")
         if best > before - 1e-7:
             break

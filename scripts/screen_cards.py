@@ -31,8 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import (COUNTS, WORTHS, bounds, fields_to_fit, get, load_table,  # noqa: E402
-                       put)
+from fit_cards import candidates, fields_to_fit, get, load_table, put  # noqa: E402
 from machine import machine  # noqa: E402
 
 from solver.card import CARDS_FILE, Card  # noqa: E402
@@ -55,16 +54,6 @@ def kinds_moved(card: Card, name: str) -> set[str]:
     return {"bank", "keep"} if card.bank_keep_worth else {"bank"}
 
 
-def moves(rules, name: str, value: int) -> list[int]:
-    low, high = bounds(rules, name)
-    if name in COUNTS:
-        steps = range(1, rules.dice + 1)
-    else:
-        unit = rules.unit / 2 if name in WORTHS or name.startswith("left") else rules.unit
-        steps = [int(unit * k) for k in (1, 2, 4, 8, 16, 32)]
-    return [v for s in steps for v in (value - s, value + s) if low <= v <= high]
-
-
 def search(solution, card: Card, names, visits, games: int, say) -> tuple[Card, float]:
     """The coordinate search over the estimate at ``visits``."""
     rules = solution.rules
@@ -76,7 +65,7 @@ def search(solution, card: Card, names, visits, games: int, say) -> tuple[Card, 
         moved = False
         for name in names:
             kinds = kinds_moved(card, name)
-            for value in moves(rules, name, get(card, name)):
+            for value in candidates(rules, name, get(card, name)):
                 trial = put(card, name, value)
                 trial_part = dict(part, **{k: regret_of(solution, trial, by_kind[k], games)
                                            for k in kinds})
@@ -130,9 +119,11 @@ def main(argv=None) -> int:
         card, estimate = search(solution, card, names, visits, args.games,
                                 lambda text: print(text, flush=True))
         print(f"searched: {100 * estimate:.3f} points estimated", flush=True)
-    print(f"\n{time.perf_counter() - started:.0f} s. Measure it exactly:\n"
-          f"python scripts/fit_cards.py {args.game} --rounds 0 --tol 1e-8 --from-stored "
-          f"--set {set_string(stored, card, fields_to_fit(rules))} --card-only")
+    changes = set_string(stored, card, fields_to_fit(rules))
+    print(f"\n{time.perf_counter() - started:.0f} s. " + (
+        f"Measure it exactly:\npython scripts/fit_cards.py {args.game} --rounds 0 --tol 1e-8 "
+        f"--from-stored --set {changes} --card-only" if changes else
+        "The search moved nothing from the stored card."))
     print(json.dumps(dataclasses.asdict(card)))
     return 0
 

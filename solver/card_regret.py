@@ -68,8 +68,7 @@ class Decision(NamedTuple):
 
 class Visit(NamedTuple):
     """A decision the card's player met, with the table's value of every
-    choice there: ``(bank, roll)``, ``(take, fresh)``, or one
-    ``(points, dice_left, value)`` per keep (units)."""
+    choice there: ``(bank, roll)``, ``(take, fresh)``, or one per keep."""
     kind: str
     dice: int
     mover: int
@@ -78,6 +77,25 @@ class Visit(NamedTuple):
     turn_total: int
     """Before the keep's roll, at the bank, or offered."""
     values: tuple
+    keeps: tuple = ()
+    """``(points, dice_left)`` of each keep (units), as ``values``."""
+
+    def regret(self, choice: int) -> float:
+        return max(self.values) - self.values[choice]
+
+
+def card_choice(card, turn, shift, score, opponent, visit: Visit) -> int:
+    """The card's choice at ``visit`` (an index of its ``values``): the one
+    place the card's rules are asked here, so the sampled games and the
+    pricing of another card (:func:`regret_of`) choose alike."""
+    if visit.kind == "take":
+        return 0 if card_takes(card, turn, score, visit.turn_total, visit.dice) else 1
+    if visit.kind == "bank":
+        return 0 if card_banks(card, turn, shift, score, opponent, visit.turn_total,
+                               visit.dice) else 1
+    ranks = [keep_rank(card, turn, shift, score, opponent, visit.turn_total, units, left,
+                       left == 0) for units, left in visit.keeps]
+    return int(np.argmax(ranks))
 
 
 KIND_LABELS = {"keep": "keep", "bank": "bank or roll", "take": "take over or start afresh"}
@@ -149,15 +167,13 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             if card_plays else 0
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):
-            take, fresh = R[offer_total, offer_dice], solution.W[m, w]
+            visit = Visit("take", offer_dice, m, w, offer_total,
+                          (R[offer_total, offer_dice], solution.W[m, w]))
             if card_plays:
-                if visits is not None:
-                    visits.append(Visit("take", offer_dice, m, w, offer_total, (take, fresh)))
-                takes = card_takes(compiled, turn, score, offer_total, offer_dice)
-                regret(Decision("take", offer_dice, where),
-                       max(take, fresh) - (take if takes else fresh))
+                takes = card_choice(compiled, turn, shift, score, opponent, visit) == 0
+                regret(Decision("take", offer_dice, where), visit, 0 if takes else 1)
             else:
-                takes = take > fresh
+                takes = visit.values[0] > visit.values[1]
             if takes:
                 t, n = offer_total, offer_dice
         while True:
@@ -165,18 +181,15 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             keeps = range(dice.keep_first[r], dice.keep_first[r + 1])
             if len(keeps) == 0:
                 return int(space.zero_next[m]), 0, 0
-            values = np.array([A[t + dice.keep_units[k], dice.keep_col[k]] for k in keeps])
-            if card_plays and visits is not None and len(keeps) > 1:
-                visits.append(Visit("keep", n, m, w, t, tuple(
-                    (int(dice.keep_units[k]), int(dice.keep_col[k]), float(values[i]))
-                    for i, k in enumerate(keeps))))
+            values = [A[t + dice.keep_units[k], dice.keep_col[k]] for k in keeps]
             if card_plays:
-                chosen = max(keeps, key=lambda k: keep_rank(
-                    compiled, turn, shift, score, opponent, t, dice.keep_units[k],
-                    dice.keep_col[k], dice.keep_col[k] == 0))
-                regret(Decision("keep", n, where), values.max() - values[chosen - keeps[0]])
+                visit = Visit("keep", n, m, w, t, tuple(values), tuple(
+                    (int(dice.keep_units[k]), int(dice.keep_col[k])) for k in keeps))
+                choice = card_choice(compiled, turn, shift, score, opponent, visit)
+                regret(Decision("keep", n, where), visit, choice)
             else:
-                chosen = keeps[int(np.argmax(values))]
+                choice = int(np.argmax(values))
+            chosen = keeps[choice]
             units, col = int(dice.keep_units[chosen]), int(dice.keep_col[chosen])
             outcome = keep_result(turn, score, t + units, col == 0)
             if outcome == WIN:
@@ -187,11 +200,9 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             if B[t, n] == -np.inf:
                 continue
             if card_plays:
-                if visits is not None:
-                    visits.append(Visit("bank", n, m, w, t, (B[t, n], R[t, n])))
-                banks = card_banks(compiled, turn, shift, score, opponent, t, n)
-                best = max(B[t, n], R[t, n])
-                regret(Decision("bank", n, where), best - (B[t, n] if banks else R[t, n]))
+                visit = Visit("bank", n, m, w, t, (B[t, n], R[t, n]))
+                banks = card_choice(compiled, turn, shift, score, opponent, visit) == 0
+                regret(Decision("bank", n, where), visit, 0 if banks else 1)
             else:
                 banks = B[t, n] >= R[t, n]
             if banks:
@@ -200,9 +211,12 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
     for game in range(games):
         game_regret = [0.0]
 
-        def regret(decision, value):
+        def regret(decision, visit, choice):
+            value = visit.regret(choice)
             result.total[decision] += value
             game_regret[0] += value
+            if visits is not None:
+                visits.append(visit)
         states = [start, start]          # D, then the table's player
         mover = game % 2                 # D first in even games
         offer_total = offer_dice = 0
@@ -220,25 +234,14 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
 def regret_of(solution, card, visits: list, games: int) -> float:
     """The regret per game of ``card`` at ``visits`` (another card's
     decisions over ``games`` games, :func:`card_regret`): the first-order
-    estimate of its loss (module docstring). A keep met with one choice
-    costs nothing and is not kept."""
+    estimate of its loss (module docstring)."""
     rules, space = solution.rules, solution.space
     turn = TurnRules.of(rules)
     on_last_cross = last_cross_states(rules, space)
     compiled = card.compiled(rules)
     total = 0.0
-    for kind, dice, mover, other, t, values in visits:
-        score, opponent = int(space.score[mover]), int(space.score[other])
-        if kind == "take":
-            chosen = values[0] if card_takes(compiled, turn, score, t, dice) else values[1]
-            total += max(values) - chosen
-            continue
-        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[mover]))
-        if kind == "bank":
-            banks = card_banks(compiled, turn, shift, score, opponent, t, dice)
-            total += max(values) - (values[0] if banks else values[1])
-        else:
-            ranks = [keep_rank(compiled, turn, shift, score, opponent, t, units, left, left == 0)
-                     for units, left, _ in values]
-            total += max(v for _, _, v in values) - values[int(np.argmax(ranks))][2]
+    for visit in visits:
+        score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
+        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[visit.mover]))
+        total += visit.regret(card_choice(compiled, turn, shift, score, opponent, visit))
     return total / games
