@@ -107,7 +107,8 @@ def fields_to_fit(rules) -> list[str]:
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at"]
         if rules.exact_target:
-            names += ["offer_within", "offer_dice", "finish_unless_within"]
+            names += ["offer_within", "offer_dice", "offer_fewer_within",
+                      "finish_unless_within"]
     if rules.crosses:
         names.append("last_cross")
     if rules.exact_target or rules.score_cap_units is not None:
@@ -241,6 +242,8 @@ def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
     from solver.seat_value import card_seat_values
     into = {} if into is None else into
     for label, other in simple_rules(solution.rules, card).items():
+        if label in into:       # kept by --resume
+            continue
         values = card_seat_values(solution, other, tol=tol)
         into[label] = {"loss": 0.5 - float(np.mean(values)), "seats": [float(v) for v in values]}
         saved()
@@ -276,6 +279,9 @@ def main(argv=None) -> int:
     parser.add_argument("--simple-only", action="store_true",
                         help="measure the simple rules alone and store them beside the game's "
                         "card (a second process, where one evaluation takes half an hour)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --simple-only: keep the simple rules already stored and "
+                        "measure the rest (after an interrupted run)")
     parser.add_argument("--card-only", action="store_true",
                         help="measure the card alone and keep the simple rules as stored, to "
                         "measure later with --simple-only (where each evaluation takes half an "
@@ -312,10 +318,13 @@ def main(argv=None) -> int:
             solution = load_table(rules)
             stored = Card.from_dict(cards[name]["card"]) if name in cards else None
             entry = cards.setdefault(name, {})
-            entry["simple"] = measure_simple(solution, stored or first_guess(solution), args.tol)
+            entry["simple"] = entry.get("simple", {}) if args.resume else {}
             entry["simple_command"] = (f"python scripts/fit_cards.py {name} --simple-only"
                                        + (f" --tol {args.tol:g}" if args.tol != 1e-12 else ""))
-            save(name, entry)
+            # Saved after each rule, as below: an interrupted run keeps
+            # what it measured.
+            measure_simple(solution, stored or first_guess(solution), args.tol,
+                           entry["simple"], lambda: save(name, entry))
             continue
         solution = load_table(fit_rules)
         card, loss, evaluations, seats = fit(
@@ -367,7 +376,8 @@ def main(argv=None) -> int:
                                               else "")
                                            + (f" --fields {args.fields}" if fields else "")
                                            + (" --from-stored" if args.from_stored else "")
-                                           + (f" --set {args.set}" if changes else "")},
+                                           + (f" --set {args.set}" if changes else "")
+                                           + (" --card-only" if args.card_only else "")},
                        "simple": simple,
                        **({"simple_command": stored["simple_command"]}
                           if args.card_only and "simple_command" in stored else {})}

@@ -25,7 +25,10 @@ with ``n`` dice in hand, the first of these rules that applies decides:
     offering the finish:  no bank with offer_dice dice or more in hand
                           that the other player may take over to within
                           offer_within of the target (o + t short of it by
-                          that much or less: they take it and finish)
+                          that much or less: they take it and finish);
+                          with fewer dice, but two or more, within
+                          offer_fewer_within (a lone die's offer is
+                          seldom taken)
     otherwise:            bank once t >= row[n] + shift
     row   = chase_bank   if target - o <= chase_within or o - s >= chase_behind
                          (the other player's end is near, or they lead by
@@ -126,6 +129,8 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     offer_dice: int
     """Dice in hand, not units."""
+    offer_fewer_within: int
+    """0: no such rule."""
     finish_unless_within: int
     """0: the finish whatever offer it makes."""
 
@@ -162,7 +167,8 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
             not (offering and offers_finish(turn_rules, opponent, turn_total, in_hand,
                                             card.finish_unless_within)):
         return True
-    if offering and offers_finish(turn_rules, opponent, turn_total, in_hand, card.offer_within):
+    window = card.offer_within if offering else card.offer_fewer_within if in_hand > 1 else 0
+    if offers_finish(turn_rules, opponent, turn_total, in_hand, window):
         return False
     chasing = (card.chase_within > 0 and target - opponent <= card.chase_within) or \
         (card.chase_behind > 0 and opponent - score >= card.chase_behind)
@@ -292,6 +298,14 @@ class Card:
     bank 23.53%); a finish comes first (``finish_unless_within``); 0: no
     such rule."""
     offer_dice: int = 0
+    offer_fewer_within: int = 0
+    """The offer rule with fewer than ``offer_dice`` dice but two or more in
+    hand: never bank where the other player, taking over, would be within
+    this much of the target (quinze-mille at 13,000 against 14,600 with 300
+    set aside and 2 dice: they would take over at 14,900, and the roll wins
+    22.68%, the bank 20.08%; against 14,000 the bank wins, 33.13% against
+    32.62%). One die is left out: its offer is seldom taken. 0: no such
+    rule."""
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -337,6 +351,7 @@ class Card:
                          units(self.lone_die_leaves or self.leave_at_least),
                          units(self.offer_within) if rules.has_takeover else 0,
                          self.offer_dice,
+                         units(self.offer_fewer_within) if rules.has_takeover else 0,
                          units(self.finish_unless_within) if rules.has_takeover else 0)
 
     def to_dict(self) -> dict:

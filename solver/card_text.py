@@ -36,6 +36,23 @@ def _end_lines(card, rules: Rules) -> list[str]:
     return [f"  leaving {card.end_within:,} or less to {rules.target:,}: the points{die}{odd}."]
 
 
+def _offer_rule(card, rules) -> str:
+    """The offer rule, with the dice it holds for: "" where the card has none."""
+    if not rules.has_takeover:
+        return ""
+    windows = [(f"{card.offer_dice} dice or more", card.offer_within)]
+    if card.offer_dice > 2:     # with fewer dice, but two or more
+        fewer = "2" if card.offer_dice == 3 else f"2 to {card.offer_dice - 1}"
+        windows.append((f"{fewer} dice", card.offer_fewer_within))
+    windows = [(dice, within) for dice, within in windows if within]
+    if not windows:
+        return ""
+    (dice, within), *rest = windows
+    return (f"with {dice}, never bank if the other player, taking over, would be within "
+            f"{within:,} of {rules.target:,}"
+            + "".join(f";\n    with {dice}, within {within:,}" for dice, within in rest))
+
+
 def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
     its measured loss, as :func:`solver.card.stored_cards` keeps it."""
@@ -68,19 +85,20 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
     if rules.crosses and card.last_cross:
         lines.append(f"  on your last cross: take {card.last_cross:,} off")
-    offer_rule = (f"with {card.offer_dice} dice or more, never bank if the other player, "
-                  f"taking over, would be within {card.offer_within:,} of {rules.target:,}"
-                  if rules.has_takeover and card.offer_within else "")
+    offer_rule = _offer_rule(card, rules)
     # An exception as wide as the offer rule is the offer rule first.
     offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
     if offer_first:
         lines.append("  " + offer_rule)
-    if card.leave_at_least or card.lone_die_leaves:
-        lone = card.lone_die_leaves not in (0, card.leave_at_least)
-        leave = (f"never bank leaving less than {card.leave_at_least:,}"
-                 + (f" ({card.lone_die_leaves:,} with one die)" if lone else "")
-                 if card.leave_at_least else
-                 f"with one die, never bank leaving less than {card.lone_die_leaves:,}")
+    # A bank leaves a unit to go or more (the target reached wins): an
+    # amount of one unit forbids nothing and goes unsaid.
+    least = card.leave_at_least if card.leave_at_least > rules.unit else 0
+    lone_leaves = card.lone_die_leaves or card.leave_at_least
+    if least or lone_leaves > rules.unit:
+        leave = (f"never bank leaving less than {least:,}"
+                 + (f" ({lone_leaves:,} with one die)" if lone_leaves != least else "")
+                 if least else
+                 f"with one die, never bank leaving less than {lone_leaves:,}")
         lines.append(f"  {leave} to {rules.target:,}" + (
             f" with less than {card.leave_unless:,} set aside" if card.leave_unless else ""))
     finish = rules.exact_target and card.finish_within

@@ -394,6 +394,33 @@ def test_the_card_offers_no_finish_to_the_other_player():
         "or fewer\n" in old_order.text(rules)
 
 
+def test_with_two_dice_the_card_offers_no_finish_either():
+    """quinze-mille at 13,000, 300 set aside (its table: `farkle advise
+    quinze-mille --me 13000 --opp OPP --turn 300 --dice N`): against 14,600
+    with 2 dice the roll wins 22.68%, the bank 20.08% (the other player
+    would take over at 14,900); against 14,000 the bank wins, 33.13%
+    against 32.62%; against 14,600 with 1 die the bank wins, 22.91% against
+    22.90% (a lone die's offer is seldom taken). A card whose offer rule
+    holds from 3 dice, within 2,600, and with 2 dice within 100, plays
+    each as optimal play does; without the second window it banks the
+    first."""
+    rules = get_rules("quinze-mille")
+    plain = Card("quinze-mille", (250, 250, 400, 2300, 3150, 7500), open_at=500,
+                 offer_within=2600, offer_dice=3)
+    card = dataclasses.replace(plain, offer_fewer_within=100)
+    compiled = card.compiled(rules)
+    assert card_bank(plain.compiled(rules), rules, 13000, [14600], 300, 2)
+    assert not card_bank(compiled, rules, 13000, [14600], 300, 2)
+    assert card_bank(compiled, rules, 13000, [14000], 300, 2)
+    assert card_bank(compiled, rules, 13000, [14600], 300, 1)
+    assert "  with 3 dice or more, never bank if the other player, taking over, would be " \
+        "within 2,600 of 15,000;\n    with 2 dice, within 100\n" in card.text(rules)
+    alone = dataclasses.replace(card, offer_within=0)
+    assert not card_bank(alone.compiled(rules), rules, 13000, [14600], 300, 2)
+    assert "  with 2 dice, never bank if the other player, taking over, would be within 100 " \
+        "of 15,000\n" in alone.text(rules)
+
+
 def test_a_big_turn_total_banks_even_leaving_little_to_go():
     """quinze-mille at 13,000 against 12,000 (its table: `farkle advise
     quinze-mille --me 13000 --opp 12000 --turn 1850 --dice 1`): banking
@@ -430,6 +457,22 @@ def test_a_lone_die_may_bank_leaving_less_to_go():
     assert "with one die" not in strict.text(rules)
     assert "  with one die, never bank leaving less than 150 to 10,000\n" in \
         dataclasses.replace(card, leave_at_least=0).text(rules)
+
+
+def test_an_amount_to_leave_of_one_unit_goes_unsaid():
+    """A bank leaves 50 or more to go (the target reached wins, and a
+    bank needs the score below it: ``solver.turn_rules.may_bank``), so
+    "never bank leaving less than 50" forbids nothing: the card banks 300
+    at 14,650 with 2 dice as the card without it, and its text leaves
+    the line out (a line the 15 of a card cannot spare)."""
+    rules = get_rules("quinze-mille")
+    bare = Card("quinze-mille", (250, 200, 400, 1750, 3150, 7500), open_at=500)
+    card = dataclasses.replace(bare, leave_at_least=50, lone_die_leaves=50)
+    assert card_bank(card.compiled(rules), rules, 14650, [10000], 300, 2)
+    assert card_bank(bare.compiled(rules), rules, 14650, [10000], 300, 2)
+    assert "never bank leaving" not in card.text(rules)
+    assert "  with one die, never bank leaving less than 150 to 15,000\n" in \
+        dataclasses.replace(card, lone_die_leaves=150).text(rules)
 
 
 def test_a_threshold_of_0_reads_as_any_total():
