@@ -238,11 +238,12 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
 
 def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
                    saved=lambda: None) -> dict:
-    """The simple rules' losses and seats, ``saved()`` after each."""
+    """The simple rules' losses and seats, ``saved()`` after each; a rule
+    already in ``into`` (an interrupted run's, ``--resume``) is kept."""
     from solver.seat_value import card_seat_values
     into = {} if into is None else into
     for label, other in simple_rules(solution.rules, card).items():
-        if label in into:       # kept by --resume
+        if label in into:
             continue
         values = card_seat_values(solution, other, tol=tol)
         into[label] = {"loss": 0.5 - float(np.mean(values)), "seats": [float(v) for v in values]}
