@@ -104,8 +104,11 @@ def fields_to_fit(rules) -> list[str]:
     if chooses_keeps(rules):
         names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from",
                                                                     "bank_keep_worth"]
+        if rules.hot_dice_forced:
+            names += ["hot_dice_from", "hot_dice_cost"]
     if rules.has_takeover:
-        names += ["take_at", "take_die", "take_one_at"]
+        names += ["take_at", "take_die", "take_one_at", "take_one_behind",
+                  "take_one_behind_by"]
         if rules.exact_target:
             names += ["offer_within", "offer_dice", "offer_fewer_within",
                       "finish_unless_within"]

@@ -41,7 +41,8 @@ class CardBot:
         me = game.line(state.mover)
         opponents = [game.line(seat) for seat in range(game.players) if seat != state.mover]
         if game.phase == TAKE:
-            return "take" if card_take(self.card, rules, me, *state.offer) else "fresh"
+            return "take" if card_take(self.card, rules, me, opponents, *state.offer) \
+                else "fresh"
         if game.phase == KEEP:
             return card_keep(self.card, rules, me, opponents, state.turn_total, state.in_hand,
                              game.options()).dice

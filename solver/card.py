@@ -43,7 +43,10 @@ A keep (where the game lets one choose) is the one with the most
 after it), ``k`` the dice it leaves to roll (all of them after hot dice;
 ``left_worth`` is 0 where the card has none), or the most
 points alone once the turn total before the roll is ``most_points_from``
-or more. Near an exact target what is left to go matters more than the
+or more. Where hot dice must be rolled, a keep of every die that brings
+the turn total ``a`` to ``hot_dice_from`` or more counts ``hot_dice_cost``
+less per 1,000 of ``a``: all of it rides on the forced roll, where a keep
+of fewer dice may bank. Near an exact target what is left to go matters more than the
 dice: a keep that leaves ``r <= end_within`` to go counts
 ``points + end_die * k - odd_fifty * [r needs a 5]`` instead (leaving 100
 beats leaving 50: a lone 1 or two 5s finish it, where 50 wants a 5). Of
@@ -52,7 +55,9 @@ that wins first and one that overshoots an exact target last. An offer
 of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 ``t + take_die * n >= take_at``; a lone die, where ``take_one_at > 0``,
 only from ``t >= take_one_at`` (it mostly misses: the line through the
-offers of more dice takes it far too soon). Where the rules forbid a bank
+offers of more dice takes it far too soon), or from ``take_one_behind``
+when the other player (the leader) is ``take_one_behind_by`` or more
+ahead (a player who trails must gamble). Where the rules forbid a bank
 (the entry, forced hot dice) or a bank would leave the score where it is
 (at a cap short of the target), the card rolls on; it takes no offer from
 which every keep overshoots.
@@ -104,6 +109,9 @@ class CardRules(NamedTuple):
     take_at: int
     take_die: int
     take_one_at: int
+    take_one_behind: int
+    """0: ``take_one_at`` however far behind."""
+    take_one_behind_by: int
     last_cross: int
     finish_within: int
     finish_dice: int
@@ -118,6 +126,12 @@ class CardRules(NamedTuple):
     end_die: float
     odd_fifty: float
     """In units, as ``left_worth``."""
+    hot_dice: int
+    """The dice a hot-dice keep leaves to roll where they must be rolled
+    and the card prices that (:func:`keep_score`); 0: no such rule."""
+    hot_dice_from: int
+    hot_dice_cost: float
+    """A share of the turn total after the keep, not units."""
     hundred: int
     """100 points in units: a remainder that is no multiple of it needs a 5."""
     leave_unless: int
@@ -194,14 +208,18 @@ def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
     the fitted worths are whole or half units). Within ``end_within`` of the
     target what is left to go matters more than the dice: a die left is
     worth ``end_die`` and a remainder that needs a 5 (50, 150, ...) counts
-    ``odd_fifty`` less."""
+    ``odd_fifty`` less. A keep of hot dice that must be rolled counts
+    ``hot_dice_cost`` of its turn total less from ``hot_dice_from``."""
     tie_break = dice_after / 1024
+    after = turn_total + units
+    forced = (dice_after == card.hot_dice) * (after >= card.hot_dice_from) * (card.hot_dice > 0)
+    points = units - forced * card.hot_dice_cost * after
     if card.most_points_from > 0 and turn_total >= card.most_points_from:
-        return units + tie_break
+        return points + tie_break
     in_end = (to_go <= card.end_within) * (card.end_within > 0)
     end = card.end_die * dice_after - card.odd_fifty * (to_go % card.hundred != 0)
     usual = card.left_worth[dice_after] + card.bank_keep_worth * banks_after
-    return units + in_end * end + (1 - in_end) * usual + tie_break
+    return points + in_end * end + (1 - in_end) * usual + tie_break
 
 
 def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_after,
@@ -222,11 +240,15 @@ def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_
                       turn_rules.target - score - after)
 
 
-def card_takes(card, turn_rules, score, offer_total, offer_dice):
+def card_takes(card, turn_rules, score, opponent, offer_total, offer_dice):
     """Whether the card takes over an offer of ``offer_total`` with
-    ``offer_dice``: by its rule, and never one from which every keep
-    overshoots."""
-    if card.take_one_at > 0 and offer_dice == 1:
+    ``offer_dice`` at ``score`` against ``opponent`` (the leader of the
+    others, the banker among them): by its rule, and never one from which
+    every keep overshoots."""
+    if card.take_one_behind > 0 and offer_dice == 1 and \
+            opponent - score >= card.take_one_behind_by:
+        takes = offer_total >= card.take_one_behind
+    elif card.take_one_at > 0 and offer_dice == 1:
         takes = offer_total >= card.take_one_at
     else:
         takes = offer_total + card.take_die * offer_dice >= card.take_at
@@ -262,6 +284,13 @@ class Card:
     take_one_at: int = 0
     """An offer of one die is taken from this total (0: by ``take_at`` and
     ``take_die`` as the others)."""
+    take_one_behind: int = 0
+    """An offer of one die is taken from this total instead when the other
+    player leads by ``take_one_behind_by`` or more: who trails must gamble
+    (quinze-mille at 12,000, one die offered with 1,100: against 13,500 the
+    take wins, 32.84% against 32.02%; against 12,500 the fresh turn, 46.60%
+    against 45.35%); 0: no such rule."""
+    take_one_behind_by: int = 0
     last_cross: int = 0
     finish_within: int = 0
     finish_dice: int = 0
@@ -280,6 +309,14 @@ class Card:
     less where what it leaves needs a 5 (50, 150, ...); 0: no such rule."""
     end_die: int = 0
     odd_fifty: int = 0
+    hot_dice_from: int = 0
+    """Where hot dice must be rolled, a keep of every die that brings the
+    turn total to this or more counts ``hot_dice_cost`` less per 1,000 of
+    that total: all of it rides on the forced roll, where a keep of fewer
+    dice may bank (dix-mille-free-keep at 5,000 each, 3 3 3 3 1 thrown: 3 3
+    3 3 then a bank wins 77.23%, all five then the roll 67.63%); 0: no such
+    rule."""
+    hot_dice_cost: int = 0
     lone_die_leaves: int = 0
     """With one die in hand, a bank may leave this little to go instead
     of ``leave_at_least``: a lone die rarely finishes, so banking near the
@@ -342,11 +379,15 @@ class Card:
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
+                         units(self.take_one_behind), units(self.take_one_behind_by),
                          units(self.last_cross), units(self.finish_within),
                          self.finish_dice, units(self.race_within), units(self.leave_at_least),
                          self.bank_keep_worth / u,
                          units(self.end_within) if rules.exact_target else 0,
-                         self.end_die / u, self.odd_fifty / u, max(1, 100 // u),
+                         self.end_die / u, self.odd_fifty / u,
+                         rules.dice if rules.hot_dice_forced and self.hot_dice_cost else 0,
+                         units(self.hot_dice_from), self.hot_dice_cost / 1000,
+                         max(1, 100 // u),
                          units(self.leave_unless),
                          units(self.lone_die_leaves or self.leave_at_least),
                          units(self.offer_within) if rules.has_takeover else 0,
@@ -422,11 +463,11 @@ def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int
     return card_banks(card, TurnRules.of(rules), shift, score, leader, turn // rules.unit, dice)
 
 
-def card_take(card: CardRules, rules: Rules, me, total: int, dice: int) -> bool:
+def card_take(card: CardRules, rules: Rules, me, opponents, total: int, dice: int) -> bool:
     """Whether the card takes over an offer of ``total`` points with
     ``dice`` (points)."""
-    return card_takes(card, TurnRules.of(rules), getattr(me, "score", me) // rules.unit,
-                      total // rules.unit, dice)
+    score, leader, _ = _situation(card, rules, me, opponents)
+    return card_takes(card, TurnRules.of(rules), score, leader, total // rules.unit, dice)
 
 
 def card_keep(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int, options):
@@ -449,7 +490,7 @@ def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice
     compiled = card.compiled(rules)
     by_action = {c.action: c for c in advice.choices}
     if offer is not None:
-        takes = card_take(compiled, rules, me, offer[0], offer[1])
+        takes = card_take(compiled, rules, me, opponents, offer[0], offer[1])
         chosen = by_action["take" if takes else "fresh"]
     elif roll is None:
         banks = card_bank(compiled, rules, me, opponents, turn, dice)

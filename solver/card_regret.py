@@ -89,7 +89,8 @@ def card_choice(card, turn, shift, score, opponent, visit: Visit) -> int:
     place the card's rules are asked here, so the sampled games and the
     pricing of another card (:func:`regret_of`) choose alike."""
     if visit.kind == "take":
-        return 0 if card_takes(card, turn, score, visit.turn_total, visit.dice) else 1
+        return 0 if card_takes(card, turn, score, opponent, visit.turn_total,
+                               visit.dice) else 1
     if visit.kind == "bank":
         return 0 if card_banks(card, turn, shift, score, opponent, visit.turn_total,
                                visit.dice) else 1

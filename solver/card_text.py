@@ -15,7 +15,7 @@ def _total(threshold: int) -> str:
     return f"{threshold:,}" if threshold else "any"
 
 
-def _keep_lines(card) -> list[str]:
+def _keep_lines(card, rules: Rules) -> list[str]:
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
         lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
@@ -26,6 +26,11 @@ def _keep_lines(card) -> list[str]:
         lines.append(f"  + {card.bank_keep_worth:,} for a keep after which you bank")
     if card.most_points_from:
         lines.append(f"  with {card.most_points_from:,} or more set aside: the most points")
+    if card.hot_dice_cost and rules.hot_dice_forced:
+        lines[-1] += ";"
+        lines.append(f"  a keep of every die (all {rules.dice} to roll again) that brings the turn "
+                     f"total to {card.hot_dice_from:,} or more: {card.hot_dice_cost:,} less per "
+                     "1,000")
     lines[-1] += "."
     return lines
 
@@ -117,13 +122,14 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
                      "roll on")
     if chooses_keeps(rules):
-        lines += _keep_lines(card)
+        lines += _keep_lines(card, rules)
         if rules.exact_target and card.end_within:
             lines += _end_lines(card, rules)
     if rules.has_takeover:
         lines.append("Take over: " + (
             "never." if not card.take_at else
             f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
-            "more" + (f"; one die: from {card.take_one_at:,}." if card.take_one_at
-                      else ".")))
+            "more" + (f"; one die: from {card.take_one_at:,}" if card.take_one_at else "")
+            + (f", from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} "
+               "or more" if card.take_one_behind else "") + "."))
     return "\n".join(lines)

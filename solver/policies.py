@@ -431,19 +431,21 @@ class CardCache(OptimalCache):
         self.card = card.compiled(rules)
         self.turn = TurnRules.of(rules)
         self.last_cross = last_cross_states(rules, solution.space)
-        self.takes_by_score: dict[int, np.ndarray] = {}
+        self.takes_by_scores: dict[tuple[int, int], np.ndarray] = {}
 
-    def takes(self, score: int) -> np.ndarray:
-        """The card's take-over of every offer ``[t, n]`` at ``score``: the
-        same for every turn start at that score, so made once."""
-        if score not in self.takes_by_score:
+    def takes(self, score: int, opponent: int) -> np.ndarray:
+        """The card's take-over of every offer ``[t, n]`` at ``score``
+        against ``opponent``: the same for every turn start at those
+        scores, so made once."""
+        key = (score, opponent)
+        if key not in self.takes_by_scores:
             T, D = self.turn.target, self.turn.dice
             take = np.zeros((T, D + 1), dtype=np.uint8)
             for t in range(T):
                 for n in range(1, D + 1):
-                    take[t, n] = card_takes(self.card, self.turn, score, t, n)
-            self.takes_by_score[score] = take
-        return self.takes_by_score[score]
+                    take[t, n] = card_takes(self.card, self.turn, score, opponent, t, n)
+            self.takes_by_scores[key] = take
+        return self.takes_by_scores[key]
 
     def fill(self, store: TableStore, slot: int, m: int, w: int, z: int = -1) -> None:
         card, turn = self.card, self.turn
@@ -461,7 +463,7 @@ class CardCache(OptimalCache):
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank
-        store.take[slot] = self.takes(score)
+        store.take[slot] = self.takes(score, opponent)
         store.points_from[slot] = card.most_points_from or NEVER
         self.replays += 1
 

@@ -221,8 +221,9 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                         takes = evaluation.model_R[i, t, offered - 1] \
                             > evaluation.model_fresh[i] + EPS
                     elif after_o == 0 and mode == CARD:
-                        taker_score = scores[after // seats.lead]
-                        takes = card_takes(card, rules, taker_score, t, offered)
+                        leader_score = leader_of(seats, scores, after)[1]
+                        takes = card_takes(card, rules, scores[after // seats.lead],
+                                           leader_score, t, offered)
                     else:
                         takes = policies.table_take[i, t, offered - 1, 0] \
                             > policies.table_V[after, 0] + EPS
@@ -286,14 +287,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         turn_dp_vec(rules, dice, moves, table, seats, node, Z_vec, rows[i], vec_work,
                     table_plan, out_vec)
         # D's own: the two-player DP against the leader, the model's, or the card.
-        leader = rest // seats.middle
-        best = moves.score[leader]
-        others = rest
-        for _ in range(N - 1):
-            p = others % seats.P
-            others //= seats.P
-            if moves.score[p] >= best:
-                leader, best = p, moves.score[p]
+        leader, best = leader_of(seats, moves.score, node)
         own_plan = _plan(plans, 2 * i + 1)
         if mode == CARD:
             card_plan(card, rules, dice, moves.score[p1], best, last_cross[p1], rows[i],
@@ -352,6 +346,21 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             change = max(change, abs(U[o, node] - x[o * k + i]))
             U[o, node] = x[o * k + i]
     return change
+
+
+@njit(cache=True, inline="always")
+def leader_of(seats, scores, node):
+    """The state and score of the leader of the mover's opponents at
+    ``node`` (the last in seat order of those level)."""
+    rest = node % seats.lead
+    leader = rest // seats.middle
+    best = scores[leader]
+    for _ in range(seats.players - 1):
+        p = rest % seats.P
+        rest //= seats.P
+        if scores[p] >= best:
+            leader, best = p, scores[p]
+    return leader, best
 
 
 @njit(cache=True)

@@ -343,12 +343,61 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
     line = Card("quinze-mille-free-keep", (250,) * 6, open_at=500, take_at=1000, take_die=150)
     card = dataclasses.replace(line, take_one_at=3000)
     offers = [(1500, 1), (2000, 1), (3000, 1), (1000, 2)]
-    assert [card_take(card.compiled(rules), rules, 9000, *o) for o in offers] \
+    assert [card_take(card.compiled(rules), rules, 9000, [9000], *o) for o in offers] \
         == [False, False, True, True]
-    assert [card_take(line.compiled(rules), rules, 9000, *o) for o in offers] \
+    assert [card_take(line.compiled(rules), rules, 9000, [9000], *o) for o in offers] \
         == [True, True, True, True]
     assert "Take over: when the total + 150 per die offered is 1,000 or more; one die: " \
         "from 3,000." in card.text(rules)
+
+
+def test_behind_the_card_takes_a_lone_die_sooner():
+    """quinze-mille at 12,000, one die offered with 1,100 (its table:
+    `farkle advise quinze-mille --me 12000 --opp OPP --offer 1100,1`):
+    against 13,500 the take wins 32.84%, a fresh turn 32.02%; against
+    12,500 the fresh turn wins, 46.60% against 45.35% (and with 1,700
+    offered the take, 47.21%). A card that takes one die from 1,700, from
+    1,100 when behind by 1,000 or more, does the same; without the second
+    threshold it refuses the first."""
+    from solver.card import card_take
+    rules = get_rules("quinze-mille")
+    plain = Card("quinze-mille", (300,) * 6, open_at=500, take_at=950, take_die=150,
+                 take_one_at=1700)
+    card = dataclasses.replace(plain, take_one_behind=1100, take_one_behind_by=1000)
+    cases = [([13500], (1100, 1)), ([12500], (1100, 1)), ([12500], (1700, 1))]
+    assert [card_take(card.compiled(rules), rules, 12000, opp, *o) for opp, o in cases] \
+        == [True, False, True]
+    assert [card_take(plain.compiled(rules), rules, 12000, opp, *o) for opp, o in cases] \
+        == [False, False, True]
+    assert "one die: from 1,700, from 1,100 when behind by 1,000 or more." \
+        in card.text(rules)
+
+
+def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
+    """dix-mille-free-keep at 5,000 each, 3 3 3 3 1 thrown (its table:
+    `farkle advise dix-mille-free-keep --me 5000 --opp 5000 --roll 3 3 3 3
+    1`): 3 3 3 3 (3,000) then a bank wins 77.23%, all five (3,100, hot dice
+    that must be rolled) 67.63%; 1 1 1 5 5 thrown, 1 1 1 5 (1,050) then a
+    bank wins 63.88%, all five 61.36%. A card whose dice left are worth
+    more than the points (five dice 250, one 125) keeps all five both
+    times; counting a hot-dice keep 100 less per 1,000 from 1,500, it keeps
+    3 3 3 3 and still all of 1 1 1 5 5 (below 1,500)."""
+    from solver.card import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("dix-mille-free-keep")
+    plain = Card("dix-mille-free-keep", (200, 150, 500, 4100, 5000), open_at=350,
+                 left_worth=(125, 75, 100, 225, 250), bank_keep_worth=50)
+    card = dataclasses.replace(plain, hot_dice_from=1500, hot_dice_cost=100)
+
+    def kept(c, roll):
+        return card_keep(c.compiled(rules), rules, 5000, [5000], 0, 5,
+                         keeps(rules, counts_of(roll))).points
+    assert [kept(plain, [3, 3, 3, 3, 1]), kept(plain, [1, 1, 1, 5, 5])] == [3100, 1100]
+    assert [kept(card, [3, 3, 3, 3, 1]), kept(card, [1, 1, 1, 5, 5])] == [3000, 1100]
+    assert "a keep of every die (all 5 to roll again) that brings the turn total to 1,500 " \
+        "or more: 100 less per 1,000." in card.text(rules)
+    # Where hot dice may be banked, the rule does nothing.
+    assert card.compiled(get_rules("cinq-mille")).hot_dice == 0
 
 
 def test_the_card_offers_no_finish_to_the_other_player():
