@@ -126,10 +126,11 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         if rules.exact_target and card.end_within:
             lines += _end_lines(card, rules)
     if rules.has_takeover:
+        one_die = ([f"from {card.take_one_at:,}"] if card.take_one_at else []) + (
+            [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"]
+            if card.take_one_behind else [])
         lines.append("Take over: " + (
             "never." if not card.take_at else
             f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
-            "more" + (f"; one die: from {card.take_one_at:,}" if card.take_one_at else "")
-            + (f", from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} "
-               "or more" if card.take_one_behind else "") + "."))
+            "more" + ("; one die: " + ", ".join(one_die) if one_die else "") + "."))
     return "\n".join(lines)

@@ -351,7 +351,8 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
 @njit(cache=True, inline="always")
 def leader_of(seats, scores, node):
     """The state and score of the leader of the mover's opponents at
-    ``node`` (the last in seat order of those level)."""
+    ``node`` (of those level, the nearest after the mover: the seats are
+    read from the last, and a tie replaces)."""
     rest = node % seats.lead
     leader = rest // seats.middle
     best = scores[leader]
