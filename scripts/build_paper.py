@@ -50,7 +50,7 @@ import paper_sections  # noqa: E402
 from machine import machine  # noqa: E402
 from paper_format import Numbers, Tables, fill, stray_digits  # noqa: E402
 from solver import __version__, analysis  # noqa: E402
-from solver.card import stored_cards  # noqa: E402
+from solver.card_sheet import stored_cards  # noqa: E402
 from solver.dice import FACES, keep_table, odds, rolls  # noqa: E402
 from solver.rules import GAMES, Rules  # noqa: E402
 from solver.simulate import simulate  # noqa: E402

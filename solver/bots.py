@@ -32,11 +32,11 @@ class CardBot:
     """The game's strategy card, with the simulator's two guards."""
 
     def __init__(self, rules):
-        from .card import card_for
+        from .card_sheet import card_for
         self.card = card_for(rules)[0].compiled(rules)
 
     def answer(self, game: Game):
-        from .card import card_bank, card_keep, card_take
+        from .card_sheet import card_bank, card_keep, card_take
         state, rules = game.state, game.rules
         me = game.line(state.mover)
         opponents = [game.line(seat) for seat in range(game.players) if seat != state.mover]

@@ -71,19 +71,15 @@ rule is written once.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .errors import UsageError
 from .rules import Rules
-from .turn_rules import (OVERSHOOT, WIN, TurnRules, bank_changes_nothing, dice_left, keep_result,
+from .turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, keep_result,
                          may_bank, may_take_over, offer, offer_only_overshoots)
-
-CARDS_FILE = Path(__file__).with_name("cards.json")
 
 
 class CardRules(NamedTuple):
@@ -419,90 +415,3 @@ class Card:
 def chooses_keeps(rules: Rules) -> bool:
     """Whether a card of the game ranks keeps (the game lets one choose)."""
     return rules.keep_rule == "any" and rules.dice > 1
-
-
-def stored_cards() -> dict:
-    """The fitted cards (``solver/cards.json``): game -> {"card", "loss"}."""
-    if not CARDS_FILE.exists():
-        return {}
-    return json.loads(CARDS_FILE.read_text())
-
-
-def card_for(rules: Rules) -> tuple[Card, dict | None, dict]:
-    """The stored card of a game, its measured loss and the simple rules'
-    losses, or a UsageError."""
-    cards = stored_cards()
-    entry = cards.get(rules.name)
-    if entry is None:
-        raise UsageError(f"no strategy card for {rules.name} yet "
-                         f"(cards exist for: {', '.join(cards) or 'none'})")
-    return Card.from_dict(entry["card"]), entry.get("loss"), entry.get("simple", {})
-
-
-def on_last_cross(rules: Rules, line) -> bool:
-    """A score-sheet line (points, or :class:`solver.states.Line`) on its
-    last cross with a fall ahead."""
-    score = getattr(line, "score", line)
-    previous = getattr(line, "previous", None)
-    return bool(rules.crosses and getattr(line, "crosses", 0) == rules.crosses - 1
-                and previous is not None and previous != score and score > 0)
-
-
-def _situation(card: CardRules, rules: Rules, me, opponents):
-    """``(score, leader, shift)`` in units for score-sheet lines (points, or
-    as :func:`on_last_cross` takes them; the leader is the opponent)."""
-    unit = rules.unit
-    score = getattr(me, "score", me) // unit
-    leader = max(getattr(o, "score", o) for o in opponents) // unit
-    return score, leader, threshold_shift(card, score, leader, on_last_cross(rules, me))
-
-
-def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:
-    """Whether the card banks ``turn`` points with ``dice`` in hand (points)."""
-    score, leader, shift = _situation(card, rules, me, opponents)
-    return card_banks(card, TurnRules.of(rules), shift, score, leader, turn // rules.unit, dice)
-
-
-def card_take(card: CardRules, rules: Rules, me, opponents, total: int, dice: int) -> bool:
-    """Whether the card takes over an offer of ``total`` points with
-    ``dice`` (points)."""
-    score, leader, _ = _situation(card, rules, me, opponents)
-    return card_takes(card, TurnRules.of(rules), score, leader, total // rules.unit, dice)
-
-
-def card_keep(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int, options):
-    """The keep the card picks among ``options`` (:class:`solver.dice.Keep`
-    values) after a roll of ``dice`` dice with ``turn`` points set aside."""
-    turn_rules, unit = TurnRules.of(rules), rules.unit
-    score, leader, shift = _situation(card, rules, me, opponents)
-    return max(options, key=lambda option: keep_rank(
-        card, turn_rules, shift, score, leader, turn // unit, option.points // unit,
-        dice_left(turn_rules, dice, option.used), option.win))
-
-
-def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice: int,
-                roll=None, offer=None) -> dict:
-    """What the card does at the question ``advice`` answered (``farkle
-    advise --card``), and what that costs against the best choice: ``{"action",
-    "keep"?, "win", "cost"}``. ``me`` and ``opponents`` are score-sheet lines
-    (points, or :class:`solver.states.Line`)."""
-    from .dice import counts_of, keeps
-    compiled = card.compiled(rules)
-    by_action = {c.action: c for c in advice.choices}
-    if offer is not None:
-        takes = card_take(compiled, rules, me, opponents, offer[0], offer[1])
-        chosen = by_action["take" if takes else "fresh"]
-    elif roll is None:
-        banks = card_bank(compiled, rules, me, opponents, turn, dice)
-        chosen = by_action["bank"] if banks and "bank" in by_action else by_action["roll"]
-    elif "zero" in by_action:
-        chosen = by_action["zero"]
-    else:
-        best = card_keep(compiled, rules, me, opponents, turn, dice,
-                         keeps(rules, counts_of(list(roll))))
-        chosen = next(c for c in advice.choices
-                      if c.action == "keep" and sorted(c.keep) == sorted(best.dice))
-    out = {"action": chosen.action, "win": chosen.win, "cost": advice.best.win - chosen.win}
-    if chosen.keep is not None:
-        out["keep"] = chosen.keep
-    return out

@@ -60,7 +60,7 @@ def _offer_rule(card, rules) -> str:
 
 def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
-    its measured loss, as :func:`solver.card.stored_cards` keeps it."""
+    its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it."""
     lines = [f"{rules.name}: strategy card (two players)"]
     if loss:
         lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "

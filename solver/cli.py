@@ -416,7 +416,7 @@ def cmd_advise(args):
         advice = advisor.bank_or_roll(me, opp, args.turn, dice)
     card = None
     if args.card:
-        from .card import card_answer, card_for
+        from .card_sheet import card_answer, card_for
         card = card_answer(card_for(rules)[0], rules, advice, me,
                            opp if isinstance(opp, list) else [opp], args.turn, dice, args.roll,
                            _parse_offer(args.offer) if args.offer is not None else None)
@@ -498,7 +498,7 @@ def _simulate_seats(args, rules, policies):
 
 
 def cmd_card(args):
-    from .card import card_for
+    from .card_sheet import card_for
     from .multi_solution import check_player_count
     rules = _rules(args)
     check_player_count(args.players)

@@ -114,10 +114,10 @@ def test_the_simulator_plays_the_same_keeps(cinq1500, game, card, monkeypatch):
     (solver.game_loop.keep_value): its card's chance as first player is the
     exact evaluation's within four standard errors, for a card whose keeps
     use every feature."""
-    from solver import card as card_module
+    from solver import card_sheet
     from solver.simulate import simulate
     table = cinq1500 if game == "cinq-mille" else solve_game(get_rules(game, 1500))
-    monkeypatch.setattr(card_module, "card_for", lambda rules: (card, None, {}))
+    monkeypatch.setattr(card_sheet, "card_for", lambda rules: (card, None, {}))
     result = simulate(table.rules, "card", "optimal", 40000, seed=3, solution=table)
     exact = card_seat_values(table, card)[0]
     assert abs(result.win_rate_a - exact) <= 4 * result.stderr, (result.win_rate_a, exact)
@@ -129,7 +129,7 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
     (the bank at 200). Ranked by points and dice left they tie (100 + 100,
     150 + 50) and the tie goes to more dice; a keep that banks worth 50
     more takes both."""
-    from solver.card import card_keep
+    from solver.card_sheet import card_keep
     from solver.dice import counts_of, keeps
     rules = get_rules("cinq-mille")
     options = keeps(rules, counts_of([1, 5, 2, 3]))

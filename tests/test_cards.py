@@ -13,7 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from solver.card import Card, card_bank, card_for, stored_cards
+from solver.card import Card
+from solver.card_sheet import card_bank, card_for, stored_cards
 from solver.rules import PIG, get_rules
 from solver.seat_value import card_seat_values
 from solver.solve import solve_game
@@ -304,7 +305,7 @@ def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
     card takes the lone 1 both times; with the end rule (within 500: 50 a
     die, 100 off a remainder that needs a 5) it takes the best keep both
     times, and ranks the second roll's keeps as the table does."""
-    from solver.card import card_keep
+    from solver.card_sheet import card_keep
     from solver.dice import counts_of, keeps
     rules = get_rules("cinq-mille-exact")
     usual = Card("cinq-mille-exact", (200, 250, 550, 800, 2100), open_at=750,
@@ -338,7 +339,7 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
     through the offers of more dice (1,000 less 150 a die) takes the lone
     die from 850; with ``take_one_at`` 3,000 the card takes it as optimal
     play does, and the other offers as before."""
-    from solver.card import card_take
+    from solver.card_sheet import card_take
     rules = get_rules("quinze-mille-free-keep")
     line = Card("quinze-mille-free-keep", (250,) * 6, open_at=500, take_at=1000, take_die=150)
     card = dataclasses.replace(line, take_one_at=3000)
@@ -359,7 +360,7 @@ def test_behind_the_card_takes_a_lone_die_sooner():
     offered the take, 47.21%). A card that takes one die from 1,700, from
     1,100 when behind by 1,000 or more, does the same; without the second
     threshold it refuses the first."""
-    from solver.card import card_take
+    from solver.card_sheet import card_take
     rules = get_rules("quinze-mille")
     plain = Card("quinze-mille", (300,) * 6, open_at=500, take_at=950, take_die=150,
                  take_one_at=1700)
@@ -382,7 +383,7 @@ def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
     more than the points (five dice 250, one 125) keeps all five both
     times; counting a hot-dice keep 100 less per 1,000 from 1,500, it keeps
     3 3 3 3 and still all of 1 1 1 5 5 (below 1,500)."""
-    from solver.card import card_keep
+    from solver.card_sheet import card_keep
     from solver.dice import counts_of, keeps
     rules = get_rules("dix-mille-free-keep")
     plain = Card("dix-mille-free-keep", (200, 150, 500, 4100, 5000), open_at=350,

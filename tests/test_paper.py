@@ -206,7 +206,7 @@ def test_cards_are_the_stored_cards(built):
     """The section on strategy cards prints each card's loss from
     solver/cards.json (whose Pig loss tests/test_cards.py evaluates again);
     a card fitted again without a rebuild fails here."""
-    from solver.card import stored_cards
+    from solver.card_sheet import stored_cards
     _, numbers, _ = built
     cards = stored_cards()
     assert cards
