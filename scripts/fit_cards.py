@@ -115,6 +115,8 @@ def fields_to_fit(rules) -> list[str]:
                       "finish_unless_within"]
     if rules.crosses:
         names.append("last_cross")
+        if rules.has_takeover and rules.exact_target:
+            names.append("last_cross_offer_dice")
     if rules.exact_target or rules.score_cap_units is not None:
         # Too little left to go: a lone 5 to make exactly, or past a cap
         # points that the bank would not keep.
@@ -162,7 +164,7 @@ def put(card: Card, name: str, value: int) -> Card:
     return dataclasses.replace(card, **{name: value})
 
 
-COUNTS = {"finish_dice", "offer_dice"}
+COUNTS = {"finish_dice", "offer_dice", "last_cross_offer_dice"}
 """Fields that count dice, not points: moved by one die at a time, from 0
 to every die."""
 

@@ -215,7 +215,8 @@ def departures(figs, cards: dict, games: dict) -> str:
                     continue
                 shift = threshold_shift(card, int(me), int(opp), False)
                 t, n = np.nonzero(asked)
-                ours = np.array([card_banks(card, turn, shift, int(me), int(opp), int(a), int(b))
+                ours = np.array([card_banks(card, turn, shift, False, int(me), int(opp),
+                                                 int(a), int(b))
                                  for a, b in zip(t, n)])
                 share[i, j] = np.mean(ours != (B[t, n] >= R[t, n]))
         nearest = np.searchsorted(sample, scores, side="right") - 1

@@ -21,7 +21,9 @@ with ``n`` dice in hand, the first of these rules that applies decides:
                           finish_within (with at most finish_dice dice in
                           hand, if set), unless, with offer_dice dice or
                           more, the other player may take over to within
-                          finish_unless_within of it (if set)
+                          finish_unless_within of it (if set); on the last
+                          cross before a fall, last_cross_offer_dice
+                          stands for offer_dice here and below (if set)
     offering the finish:  no bank with offer_dice dice or more in hand
                           that the other player may take over to within
                           offer_within of the target (o + t short of it by
@@ -139,6 +141,9 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     offer_dice: int
     """Dice in hand, not units."""
+    last_cross_offer_dice: int
+    """``offer_dice`` on the last cross before a fall (``offer_dice``
+    itself where the card has none)."""
     offer_fewer_within: int
     """0: no such rule."""
     finish_unless_within: int
@@ -155,9 +160,10 @@ def threshold_shift(card, score, opponent, on_last_cross):
     return shift
 
 
-def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
+def card_banks(card, turn_rules, shift, on_last_cross, score, opponent, turn_total, in_hand):
     """True where the card banks: by its rule, where the rules allow a bank
-    (``turn_rules``: a :class:`TurnRules`) and the bank changes the score."""
+    (``turn_rules``: a :class:`TurnRules`) and the bank changes the score;
+    ``shift`` is :func:`threshold_shift`'s, for the same ``on_last_cross``."""
     target = turn_rules.target
     if not may_bank(turn_rules, score, turn_total, in_hand) or \
             bank_changes_nothing(turn_rules, score, turn_total):
@@ -170,7 +176,9 @@ def card_banks(card, turn_rules, shift, score, opponent, turn_total, in_hand):
     if target - score - turn_total < leave_at_least and \
             (card.leave_unless == 0 or turn_total < card.leave_unless):
         return False
-    offering = in_hand >= card.offer_dice     # dice enough for the offer rule
+    # Dice enough for the offer rule; on the last cross a roll risks the
+    # fall too, so an offer of as many dice may be worth making.
+    offering = in_hand >= (card.last_cross_offer_dice if on_last_cross else card.offer_dice)
     if turn_rules.exact and card.finish_within > 0 and \
             (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
             target - score - turn_total <= card.finish_within and \
@@ -218,8 +226,8 @@ def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
     return points + in_end * end + (1 - in_end) * usual + tie_break
 
 
-def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_after,
-              instant_win):
+def keep_rank(card, turn_rules, shift, on_last_cross, score, opponent, turn_total, units,
+              dice_after, instant_win):
     """How the card ranks a keep of ``units`` points from ``turn_total``
     leaving ``dice_after`` dice, at the turn start of :func:`card_banks`:
     one that wins first, one that overshoots an exact target last, the
@@ -231,7 +239,7 @@ def keep_rank(card, turn_rules, shift, score, opponent, turn_total, units, dice_
     if result == OVERSHOOT:
         return -1e300       # last, yet above the -inf a search for the best starts from
     banks_after = card.bank_keep_worth != 0 and card_banks(
-        card, turn_rules, shift, score, opponent, after, dice_after)
+        card, turn_rules, shift, on_last_cross, score, opponent, after, dice_after)
     return keep_score(card, turn_total, units, dice_after, banks_after,
                       turn_rules.target - score - after)
 
@@ -288,6 +296,13 @@ class Card:
     against 45.35%); 0: no such rule."""
     take_one_behind_by: int = 0
     last_cross: int = 0
+    last_cross_offer_dice: int = 0
+    """On the last cross before a fall the offer rules (``offer_dice``) hold
+    from this many dice: a roll risks the fall as well as the points, so
+    the finish and the bank come sooner (dix-mille at 9,650 against 9,700,
+    150 set aside with 3 dice: on the last cross the bank wins, 49.01%
+    against 48.70%; with no cross the roll, 49.33% against 49.01%); 0:
+    ``offer_dice`` there too."""
     finish_within: int = 0
     finish_dice: int = 0
     """``finish_within`` applies with at most this many dice in hand (with
@@ -387,7 +402,7 @@ class Card:
                          units(self.leave_unless),
                          units(self.lone_die_leaves or self.leave_at_least),
                          units(self.offer_within) if rules.has_takeover else 0,
-                         self.offer_dice,
+                         self.offer_dice, self.last_cross_offer_dice or self.offer_dice,
                          units(self.offer_fewer_within) if rules.has_takeover else 0,
                          units(self.finish_unless_within) if rules.has_takeover else 0)
 

@@ -84,18 +84,19 @@ class Visit(NamedTuple):
         return max(self.values) - self.values[choice]
 
 
-def card_choice(card, turn, shift, score, opponent, visit: Visit) -> int:
-    """The card's choice at ``visit`` (an index of its ``values``): the one
-    place the card's rules are asked here, so the sampled games and the
-    pricing of another card (:func:`regret_of`) choose alike."""
+def card_choice(card, turn, shift, last, score, opponent, visit: Visit) -> int:
+    """The card's choice at ``visit`` (an index of its ``values``), in the
+    situation ``shift, last, score, opponent`` of :func:`solver.card.card_banks`:
+    the one place the card's rules are asked here, so the sampled games and
+    the pricing of another card (:func:`regret_of`) choose alike."""
     if visit.kind == "take":
         return 0 if card_takes(card, turn, score, opponent, visit.turn_total,
                                visit.dice) else 1
     if visit.kind == "bank":
-        return 0 if card_banks(card, turn, shift, score, opponent, visit.turn_total,
+        return 0 if card_banks(card, turn, shift, last, score, opponent, visit.turn_total,
                                visit.dice) else 1
-    ranks = [keep_rank(card, turn, shift, score, opponent, visit.turn_total, units, left,
-                       left == 0) for units, left in visit.keeps]
+    ranks = [keep_rank(card, turn, shift, last, score, opponent, visit.turn_total, units,
+                       left, left == 0) for units, left in visit.keeps]
     return int(np.argmax(ranks))
 
 
@@ -164,14 +165,15 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
-        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[m])) \
-            if card_plays else 0
+        last = bool(on_last_cross[m])
+        card_situation = (threshold_shift(compiled, score, opponent, last) if card_plays else 0,
+                          last, score, opponent)
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):
             visit = Visit("take", offer_dice, m, w, offer_total,
                           (R[offer_total, offer_dice], solution.W[m, w]))
             if card_plays:
-                takes = card_choice(compiled, turn, shift, score, opponent, visit) == 0
+                takes = card_choice(compiled, turn, *card_situation, visit) == 0
                 regret(Decision("take", offer_dice, where), visit, 0 if takes else 1)
             else:
                 takes = visit.values[0] > visit.values[1]
@@ -186,7 +188,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             if card_plays:
                 visit = Visit("keep", n, m, w, t, tuple(values), tuple(
                     (int(dice.keep_units[k]), int(dice.keep_col[k])) for k in keeps))
-                choice = card_choice(compiled, turn, shift, score, opponent, visit)
+                choice = card_choice(compiled, turn, *card_situation, visit)
                 regret(Decision("keep", n, where), visit, choice)
             else:
                 choice = int(np.argmax(values))
@@ -202,7 +204,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
                 continue
             if card_plays:
                 visit = Visit("bank", n, m, w, t, (B[t, n], R[t, n]))
-                banks = card_choice(compiled, turn, shift, score, opponent, visit) == 0
+                banks = card_choice(compiled, turn, *card_situation, visit) == 0
                 regret(Decision("bank", n, where), visit, 0 if banks else 1)
             else:
                 banks = B[t, n] >= R[t, n]
@@ -243,6 +245,7 @@ def regret_of(solution, card, visits: list, games: int) -> float:
     total = 0.0
     for visit in visits:
         score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
-        shift = threshold_shift(compiled, score, opponent, bool(on_last_cross[visit.mover]))
-        total += visit.regret(card_choice(compiled, turn, shift, score, opponent, visit))
+        last = bool(on_last_cross[visit.mover])
+        shift = threshold_shift(compiled, score, opponent, last)
+        total += visit.regret(card_choice(compiled, turn, shift, last, score, opponent, visit))
     return total / games

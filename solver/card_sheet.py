@@ -48,24 +48,26 @@ def on_last_cross(rules: Rules, line) -> bool:
 
 
 def _situation(card: CardRules, rules: Rules, me, opponents):
-    """``(score, leader, shift)`` in units for score-sheet lines (points, or
+    """``(shift, on_last_cross, score, leader)``, the situation arguments of
+    :func:`solver.card.card_banks` (units), for score-sheet lines (points, or
     as :func:`on_last_cross` takes them; the leader is the opponent)."""
     unit = rules.unit
     score = getattr(me, "score", me) // unit
     leader = max(getattr(o, "score", o) for o in opponents) // unit
-    return score, leader, threshold_shift(card, score, leader, on_last_cross(rules, me))
+    last = on_last_cross(rules, me)
+    return threshold_shift(card, score, leader, last), last, score, leader
 
 
 def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:
     """Whether the card banks ``turn`` points with ``dice`` in hand (points)."""
-    score, leader, shift = _situation(card, rules, me, opponents)
-    return card_banks(card, TurnRules.of(rules), shift, score, leader, turn // rules.unit, dice)
+    return card_banks(card, TurnRules.of(rules), *_situation(card, rules, me, opponents),
+                      turn // rules.unit, dice)
 
 
 def card_take(card: CardRules, rules: Rules, me, opponents, total: int, dice: int) -> bool:
     """Whether the card takes over an offer of ``total`` points with
     ``dice`` (points)."""
-    score, leader, _ = _situation(card, rules, me, opponents)
+    _, _, score, leader = _situation(card, rules, me, opponents)
     return card_takes(card, TurnRules.of(rules), score, leader, total // rules.unit, dice)
 
 
@@ -73,9 +75,9 @@ def card_keep(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int
     """The keep the card picks among ``options`` (:class:`solver.dice.Keep`
     values) after a roll of ``dice`` dice with ``turn`` points set aside."""
     turn_rules, unit = TurnRules.of(rules), rules.unit
-    score, leader, shift = _situation(card, rules, me, opponents)
+    situation = _situation(card, rules, me, opponents)
     return max(options, key=lambda option: keep_rank(
-        card, turn_rules, shift, score, leader, turn // unit, option.points // unit,
+        card, turn_rules, *situation, turn // unit, option.points // unit,
         dice_left(turn_rules, dice, option.used), option.win))
 
 

@@ -88,9 +88,15 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
                          reversed(list(zip(range(1, rules.dice + 1), card.chase_bank,
                                            card.bank))) if b != usual)
         lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
-    if rules.crosses and card.last_cross:
-        lines.append(f"  on your last cross: take {card.last_cross:,} off")
     offer_rule = _offer_rule(card, rules)
+    on_last_cross = []
+    if rules.crosses and card.last_cross:
+        on_last_cross.append(f"take {card.last_cross:,} off")
+    if rules.crosses and offer_rule and card.last_cross_offer_dice not in (0, card.offer_dice):
+        on_last_cross.append(f"count the offer rules below from {card.last_cross_offer_dice} "
+                             f"dice, not {card.offer_dice}")
+    if on_last_cross:
+        lines.append("  on your last cross: " + ", and ".join(on_last_cross))
     # An exception as wide as the offer rule is the offer rule first.
     offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
     if offer_first:

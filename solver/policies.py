@@ -451,11 +451,12 @@ class CardCache(OptimalCache):
         card, turn = self.card, self.turn
         T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
-        shift = threshold_shift(card, score, opponent, bool(self.last_cross[m]))
+        last = bool(self.last_cross[m])
+        shift = threshold_shift(card, score, opponent, last)
         bank = np.zeros((T, D + 1), dtype=np.uint8)
         for t in range(T - score):          # from T - score on, no bank is allowed
             for n in range(1, D + 1):
-                bank[t, n] = card_banks(card, turn, shift, score, opponent, t, n)
+                bank[t, n] = card_banks(card, turn, shift, last, score, opponent, t, n)
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points.

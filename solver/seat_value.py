@@ -375,13 +375,14 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     shift = threshold_shift(card, score, opponent, on_last_cross)
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
-            plan.banked[t, n] = card_banks(card, rules, shift, score, opponent, t, n)
+            plan.banked[t, n] = card_banks(card, rules, shift, on_last_cross, score, opponent, t,
+                                            n)
     for t in range(rows):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
             for k in range(keep_first[r], keep_first[r + 1]):
-                value = keep_rank(card, rules, shift, score, opponent, t, keep_units[k],
-                                  keep_col[k], keep_col[k] == 0)
+                value = keep_rank(card, rules, shift, on_last_cross, score, opponent, t,
+                                  keep_units[k], keep_col[k], keep_col[k] == 0)
                 if value > best:
                     best, chosen = value, k
             plan.keep_chosen[t, r] = chosen

@@ -173,7 +173,7 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
                     by_table = [keep_value(turn, store.V, 2, -1e300, 1e300, score, t, n,
                                            int(units[i]), int(used[i]), bool(win[i]),
                                            store.points_from[2]) for i in range(len(ks))]
-                    by_card = [keep_rank(compiled, turn, shift, score, 20, t, int(units[i]),
+                    by_card = [keep_rank(compiled, turn, shift, False, score, 20, t, int(units[i]),
                                          dice_left(turn, n, int(used[i])), bool(win[i]))
                                for i in range(len(ks))]
                     assert np.argmax(by_table) == np.argmax(by_card), (score, t, n, r)

@@ -18,6 +18,7 @@ from solver.card_sheet import card_bank, card_for, stored_cards
 from solver.rules import PIG, get_rules
 from solver.seat_value import card_seat_values
 from solver.solve import solve_game
+from solver.states import Line
 
 
 def farkle(*args, env=None):
@@ -469,6 +470,30 @@ def test_with_two_dice_the_card_offers_no_finish_either():
     assert not card_bank(alone.compiled(rules), rules, 13000, [14600], 300, 2)
     assert "  with 2 dice, never bank if the other player, taking over, would be within 100 " \
         "of 15,000\n" in alone.text(rules)
+
+
+def test_on_the_last_cross_the_card_offers_more_dice():
+    """dix-mille at 9,650 against 9,700, 150 set aside with 3 dice (its
+    table: `farkle advise dix-mille --me 9650 --opp 9700 --turn 150 --dice 3
+    --crosses C [--previous 9400]`): on the last cross (2 crosses, 9,400
+    before the last bank) the bank wins, 49.01% against 48.70% (a zero turn
+    would fall back to 9,400 as well); with no cross the roll wins, 49.33%
+    against 49.01% (the other player would take over at 9,850). The card
+    whose offer rules hold from 4 dice on the last cross (3 elsewhere)
+    plays both as optimal play does: the bank leaves 200 to go, its
+    finish; without the field it rolls on the last cross too."""
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 2750, 5000), open_at=350, last_cross=200,
+                 finish_within=300, leave_at_least=200, offer_within=2800, offer_dice=3,
+                 offer_fewer_within=100, finish_unless_within=250)
+    card = dataclasses.replace(plain, last_cross_offer_dice=4)
+    last_cross = Line(9650, crosses=2, previous=9400)
+    assert card_bank(card.compiled(rules), rules, last_cross, [9700], 150, 3)
+    assert not card_bank(card.compiled(rules), rules, Line(9650), [9700], 150, 3)
+    assert not card_bank(plain.compiled(rules), rules, last_cross, [9700], 150, 3)
+    assert "  on your last cross: take 200 off, and count the offer rules below from 4 " \
+        "dice, not 3\n" in card.text(rules)
+    assert "count the offer rules" not in plain.text(rules)
 
 
 def test_a_big_turn_total_banks_even_leaving_little_to_go():

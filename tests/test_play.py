@@ -290,7 +290,7 @@ def test_every_game_plays_to_the_end(game):
     gives anything up, and every cost is the Advisor's gap."""
     ask = advisor(game)
     for seed, policies in enumerate([("optimal", "threshold:300"), ("expected", "random"),
-                                     ("random", "optimal")]):
+                                     ("random", "optimal"), ("card", "expected")]):
         play = Game(ask, 2, {seat: parse_policy(p) for seat, p in enumerate(policies)}, seed)
         while play.phase != OVER:
             play.throw() if play.phase == ROLL else play.bot_move()
