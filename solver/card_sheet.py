@@ -4,7 +4,9 @@ the bots and ``farkle advise --card`` ask them.
 
 The rule itself is :mod:`solver.card`'s, in units; these wrappers only
 convert: a score ``s`` points is ``s // unit``, the opponent is the leader
-among ``opponents``, and the shift is the card's for that pair.
+among ``opponents``, a line is on its last cross as
+:func:`solver.states.last_cross_states` would place it, and the shift is
+the card's for all that.
 """
 
 from __future__ import annotations
