@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
 from solver.card import Card, chooses_keeps  # noqa: E402
-from solver.card_sheet import CARDS_FILE  # noqa: E402
+from solver.card_sheet import CARDS_FILE, stored_cards  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
 
@@ -260,7 +260,7 @@ def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
 def save(name: str, entry: dict) -> None:
     """Write one game's entry into ``solver/cards.json``, read again first:
     two runs for two games may write in turn."""
-    cards = json.loads(CARDS_FILE.read_text()) if CARDS_FILE.exists() else {}
+    cards = stored_cards()
     cards[name] = entry
     tmp = CARDS_FILE.with_suffix(f".{name}.tmp")
     tmp.write_text(json.dumps(cards, indent=1) + "\n")
@@ -298,7 +298,7 @@ def main(argv=None) -> int:
                         "own target takes minutes), then measure at the game's own")
     args = parser.parse_args(argv)
     from solver.seat_value import card_seat_values
-    cards = json.loads(CARDS_FILE.read_text()) if CARDS_FILE.exists() else {}
+    cards = stored_cards()
     for name in args.games:
         rules = get_rules(name)
         started = time.perf_counter()
@@ -399,7 +399,7 @@ def main(argv=None) -> int:
     print("| game | card loses (pp) | first / second | " + "simple rules (pp) |")
     print("|---|---:|---|---|")
     for name in args.games:
-        entry = json.loads(CARDS_FILE.read_text())[name]
+        entry = stored_cards()[name]
         loss = entry.get("loss")
         seats = " / ".join(f"{100 * v:.2f}%" for v in loss["seats"]) if loss else "-"
         simple = "; ".join(f"{k} {100 * v['loss']:.2f}" for k, v in entry["simple"].items())

@@ -35,7 +35,7 @@ from fit_cards import candidates, fields_to_fit, get, load_table, put  # noqa: E
 from machine import machine  # noqa: E402
 
 from solver.card import Card  # noqa: E402
-from solver.card_sheet import CARDS_FILE  # noqa: E402
+from solver.card_sheet import stored_cards  # noqa: E402
 from solver.card_regret import card_regret, regret_of  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
     parser.add_argument("--set", default="")
     args = parser.parse_args(argv)
     rules = get_rules(args.game)
-    cards = json.loads(CARDS_FILE.read_text())
+    cards = stored_cards()
     if args.game not in cards:
         parser.error(f"{args.game} has no stored card to start from")
     names = args.fields.split(",") if args.fields else fields_to_fit(rules)

@@ -375,8 +375,8 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     shift = threshold_shift(card, score, opponent, on_last_cross)
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
-            plan.banked[t, n] = card_banks(card, rules, shift, on_last_cross, score, opponent, t,
-                                            n)
+            plan.banked[t, n] = card_banks(card, rules, shift, on_last_cross, score, opponent,
+                                           t, n)
     for t in range(rows):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
