@@ -1,19 +1,21 @@
 """The ``farkle`` command: parses, calls the library, prints.
 
 Every command takes ``--json`` for scripts. Bad input ends with one line on
-stderr and exit status 2.
+stderr and exit status 2. This module holds the parser and the commands about
+games and tables; the commands at the table are in :mod:`solver.cli_advice`,
+what they share in :mod:`solver.cli_args` and :mod:`solver.cli_tables`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 
-from .cli_tables import _duration, _load_table, _megabytes, _memory, _progress
+from .cli_advice import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
+from .cli_args import _print_json, _rules
+from .cli_tables import _duration, _megabytes, _memory, _progress
 from .errors import UsageError
 
 class Parser(argparse.ArgumentParser):
@@ -161,37 +163,6 @@ def memory_option(p) -> None:
 
 
 # ------------------------------------------------------------------ helpers
-
-def _rules(args):
-    """The game of the command line: GAME, or ``--rules FILE`` (house rules),
-    either one played to ``--target`` when given."""
-    from .house_rules import load_house_rules
-    from .rules import get_rules
-    if args.rules is not None and args.game is not None \
-            and getattr(args, "dice_after_game", False):
-        try:
-            args.dice.insert(0, int(args.game))
-            args.game = None
-        except ValueError:
-            pass                            # a game's name: refused just below
-    if (args.game is None) == (args.rules is None):
-        raise UsageError("give a game or --rules FILE, not both" if args.game is not None
-                         else "give a game (farkle variants lists them) or --rules FILE")
-    if args.game is not None:
-        return get_rules(args.game, args.target)
-    rules = load_house_rules(args.rules)
-    return rules if args.target is None else rules.with_target(args.target)
-
-
-def _print_json(data) -> None:
-    print(json.dumps(data, indent=2, default=_json_default))
-
-
-def _json_default(value):
-    if isinstance(value, Fraction):
-        return float(value)
-    raise TypeError(type(value))
-
 
 def _dice_roll(rules, dice):
     if not dice or len(dice) > rules.dice:
@@ -351,198 +322,8 @@ def cmd_info(args):
         print(f"  {name:<14} {meta['dtype']:<8} {meta['shape']}  ({axes})")
 
 
-def _lines(args):
-    """My line and the opponents' (one Line with two players, else a list in
-    seat order after me)."""
-    from .advice import lines_of
-    return lines_of(args.me, args.crosses, args.previous, args.opp,
-                    args.opp_crosses, args.opp_previous)
-
-
-def _load_advisor(args):
-    from .advice import turn_state
-    from .states import player_space, player_state
-    rules = _rules(args)
-    me, opp = _lines(args)
-    players = 1 + len(args.opp)
-
-    def check():
-        if not rules.crosses or args.memory == "exact" or players > 2:
-            space = player_space(rules, "exact")
-            player_state(rules, space, me, "my")
-            for line in opp if players > 2 else [opp]:
-                player_state(rules, space, line, "opponent")
-        turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
-    return _players_advisor(args, rules, players, check)
-
-
-def _players_advisor(args, rules, players, check=None):
-    """The exact table of ``players``, or with more players than an exact
-    table reaches, the race-of-duels model on the two-player table."""
-    from .advice import Advisor
-    from .duels import DuelsAdvisor
-    if players > 2 and args.table is None and not _exact_in_reach(rules, players):
-        return DuelsAdvisor(_load_table(args, rules, check), players)
-    return Advisor(_load_table(args, rules, check, players=players))
-
-
-def _exact_in_reach(rules, players) -> bool:
-    from .multi_solution import check_player_count
-    from .solve import in_reach
-    check_player_count(players)
-    return in_reach(rules, players)
-
-
-def _parse_offer(text):
-    try:
-        points, dice = (int(x) for x in text.split(","))
-    except ValueError:
-        raise UsageError(f"--offer takes T,N (turn total and dice), not {text!r}") from None
-    return points, dice
-
-
-def cmd_advise(args):
-    advisor = _load_advisor(args)
-    rules = advisor.rules
-    dice = args.dice if args.dice is not None else rules.dice
-    me, opp = _lines(args)
-    if args.offer is not None:
-        if args.turn != 0 or args.roll:
-            raise UsageError("--offer is a turn-start question: use it with --turn 0 and no --roll")
-        advice = advisor.take_or_fresh(me, opp, *_parse_offer(args.offer))
-    elif args.roll:
-        advice = advisor.keep(me, opp, args.turn, dice, args.roll)
-    else:
-        advice = advisor.bank_or_roll(me, opp, args.turn, dice)
-    card = None
-    if args.card:
-        from .card_sheet import card_answer, card_for
-        card = card_answer(card_for(rules)[0], rules, advice, me,
-                           opp if isinstance(opp, list) else [opp], args.turn, dice, args.roll,
-                           _parse_offer(args.offer) if args.offer is not None else None)
-    if args.json:
-        _print_json({**advice.to_json(), **({"card": card} if card else {})})
-        return
-    if advice.note:
-        print(advice.note)
-    others = len(advice.choices[0].wins or []) > 2
-    for choice in advice.choices:
-        line = f"{_describe(choice):<32} {100 * choice.win:6.2f}%"
-        if others:
-            line += "   opponents " + " ".join(f"{100 * v:5.2f}%" for v in choice.wins[1:])
-        print(line)
-    if card:
-        what = f"keep {' '.join(map(str, card['keep']))}" if "keep" in card else card["action"]
-        print(f"the card: {what}" + (", the best choice" if card["cost"] <= 1e-12 else
-                                     f", {100 * card['cost']:.2f} points of 100 less"))
-
-
-def cmd_simulate(args):
-    from .policies import parse_policy
-    from .simulate import simulate
-    from .simulate_n import seat_policies
-    seats = seat_policies(args.players, args.seat, args.a, args.b)
-    rules = _rules(args)
-    if seats is not None:
-        return _simulate_seats(args, rules, seats)
-    policies = [parse_policy(args.a), parse_policy(args.b)]
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
-    both_optimal = all(str(p) == "optimal" for p in policies)
-    solution = None
-    if any(p.needs_table for p in policies):
-        solution = _load_table(args, rules, lazy_take=False)
-    result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
-                      progress=_progress(f"playing {rules.name}") if args.games >= 50_000 else None)
-    predicted = solution.first_player_win if both_optimal else None
-    out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
-           "games": result.games, "wins_a": result.wins_a, "win_rate_a": result.win_rate_a,
-           "stderr": result.stderr, "predicted": predicted, "unfinished": result.unfinished,
-           "seed": args.seed, "seconds": result.seconds}
-    if args.json:
-        _print_json(out)
-        return
-    print(f"{rules.name} to {rules.target}: A ({args.a}) against B ({args.b}), "
-          f"{result.games} games, seed {args.seed}")
-    print(f"A wins {100 * result.win_rate_a:.2f}% +- {100 * result.stderr:.2f}% "
-          f"(one standard error)")
-    if predicted is not None:
-        gap = (result.win_rate_a - predicted) / result.stderr if result.stderr else 0.0
-        print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
-    if result.unfinished:
-        print(f"{result.unfinished} games stopped at the turn cap and are not counted")
-
-
-def _simulate_seats(args, rules, policies):
-    """``simulate --seat ...``: N seats (two: the two-player simulator)."""
-    from .simulate import simulate
-    from .simulate_n import simulate_n, two_player_result
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
-    solution = None
-    if any(p.needs_table for p in policies):
-        if args.players > 2 and any(p.kind == "card" for p in policies):
-            raise UsageError("the card policy plays two-player games only")
-        solution = _load_table(args, rules, lazy_take=False, players=args.players)
-    progress = _progress(f"playing {rules.name}") if args.games >= 50_000 else None
-    if args.players == 2:
-        result = two_player_result(simulate(rules, *policies, args.games, seed=args.seed,
-                                            solution=solution, progress=progress), solution)
-    else:
-        result = simulate_n(rules, policies, args.games, seed=args.seed, solution=solution,
-                            progress=progress)
-    if args.json:
-        _print_json(result.to_json())
-        return
-    print("\n".join(result.describe()))
-
-
-def cmd_card(args):
-    from .card_sheet import card_for
-    from .multi_solution import check_player_count
-    rules = _rules(args)
-    check_player_count(args.players)
-    card, loss, simple = card_for(rules)
-    notes = []
-    if loss and rules.target != loss.get("target", rules.target):
-        notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
-                     f"{rules.target:,}")
-    if args.players > 2:
-        notes.append(f"with {args.players} players: play it against the leader (fitted and "
-                     "measured for two)")
-    if args.json:
-        _print_json({"game": rules.name, "players": args.players, "card": card.to_dict(),
-                     "loss": loss, "simple": simple, "notes": notes,
-                     "text": card.text(rules, loss)})
-        return
-    print(card.text(rules, loss))
-    for note in notes:
-        print(f"({note})")
-
-
-def cmd_play(args):
-    from .play_terminal import check_options, play
-    rules = _rules(args)
-    options = check_options(args, rules)
-    return play(_players_advisor(args, rules, options.players), options)
-
-
-def cmd_serve(args):
-    from .house_rules import load_house_rules
-    from .serve import serve
-    from .table_api import TableDesk
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
-    house_rules = load_house_rules(args.rules) if args.rules is not None else None
-    serve(TableDesk(house_rules, args.rules), args.host, args.port, args.quiet)
-
-
-def _describe(choice) -> str:
-    if choice.action == "keep":
-        then = {"bank": "then bank", "roll": "then roll", "win": "wins", "zero": "overshoots"}
-        return f"keep {' '.join(map(str, choice.keep))} ({choice.points}), {then[choice.then]}"
-    return {"bank": "bank", "roll": "roll", "take": "take over", "fresh": "roll fresh",
-            "zero": "zero roll"}[choice.action]
+if __name__ == "__main__":
+    sys.exit(main())
 
 
 if __name__ == "__main__":
