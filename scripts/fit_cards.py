@@ -30,7 +30,12 @@ smaller target or changed by ``--set`` replaces the stored one only where
 it gives up less at the game's own target. ``--tol`` loosens
 the evaluations' tolerance (sweeps, where a game has falls);
 ``--card-only`` and ``--simple-only`` split one game's measurements into
-two runs (dix-mille: about half an hour per evaluation).
+two runs (dix-mille: about half an hour per evaluation). Where a simple
+rule's exact evaluation takes hours (dix-mille-free-keep), ``--simple-only
+--sampled GAMES`` measures it instead over that many games played by the
+rule against the table (:func:`solver.card_regret.card_regret`: the sum of
+its regrets, an unbiased estimate of the exact loss, stored with its
+standard error).
 
 Writes ``solver/cards.json`` (game -> card, loss, seats, the fields any
 search has moved since the first guess, the simple rules' losses) and
@@ -243,16 +248,24 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
 
 
 def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
-                   saved=lambda: None) -> dict:
+                   saved=lambda: None, sampled: int = 0) -> dict:
     """The simple rules' losses and seats, ``saved()`` after each; a rule
-    already in ``into`` (an interrupted run's, ``--resume``) is kept."""
+    already in ``into`` (an interrupted run's, ``--resume``) is kept. With
+    ``sampled`` games, each loss is their sampled regret (seed 1) with its
+    standard error, and no seats."""
+    from solver.card_regret import card_regret
     from solver.seat_value import card_seat_values
     into = {} if into is None else into
     for label, other in simple_rules(solution.rules, card).items():
         if label in into:
             continue
-        values = card_seat_values(solution, other, tol=tol)
-        into[label] = {"loss": 0.5 - float(np.mean(values)), "seats": [float(v) for v in values]}
+        if sampled:
+            loss, stderr = card_regret(solution, other, sampled, seed=1).loss()
+            into[label] = {"loss": loss, "stderr": stderr, "sampled_games": sampled}
+        else:
+            values = card_seat_values(solution, other, tol=tol)
+            into[label] = {"loss": 0.5 - float(np.mean(values)),
+                           "seats": [float(v) for v in values]}
         saved()
     return into
 
@@ -289,6 +302,10 @@ def main(argv=None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="with --simple-only: keep the simple rules already stored and "
                         "measure the rest (after an interrupted run)")
+    parser.add_argument("--sampled", type=int, default=0, metavar="GAMES",
+                        help="with --simple-only: measure each rule over this many sampled "
+                        "games (the sum of its regrets, with a standard error) instead of "
+                        "exactly, where an exact evaluation takes hours")
     parser.add_argument("--card-only", action="store_true",
                         help="measure the card alone and keep the simple rules as stored, to "
                         "measure later with --simple-only (where each evaluation takes half an "
@@ -297,6 +314,10 @@ def main(argv=None) -> int:
                         help="fit at this smaller target (where one evaluation at the game's "
                         "own target takes minutes), then measure at the game's own")
     args = parser.parse_args(argv)
+    if args.sampled and not args.simple_only:
+        parser.error("--sampled measures the simple rules: use it with --simple-only")
+    if args.sampled < 0:
+        parser.error(f"--sampled takes a number of games, not {args.sampled}")
     from solver.seat_value import card_seat_values
     cards = stored_cards()
     for name in args.games:
@@ -327,11 +348,13 @@ def main(argv=None) -> int:
             entry = cards.setdefault(name, {})
             entry["simple"] = entry.get("simple", {}) if args.resume else {}
             entry["simple_command"] = (f"python scripts/fit_cards.py {name} --simple-only"
+                                       + (" --resume" if args.resume else "")
+                                       + (f" --sampled {args.sampled}" if args.sampled else "")
                                        + (f" --tol {args.tol:g}" if args.tol != 1e-12 else ""))
             # Saved after each rule, as below: an interrupted run keeps
             # what it measured.
             measure_simple(solution, stored or first_guess(solution), args.tol,
-                           entry["simple"], lambda: save(name, entry))
+                           entry["simple"], lambda: save(name, entry), args.sampled)
             continue
         solution = load_table(fit_rules)
         card, loss, evaluations, seats = fit(
@@ -402,7 +425,9 @@ def main(argv=None) -> int:
         entry = stored_cards()[name]
         loss = entry.get("loss")
         seats = " / ".join(f"{100 * v:.2f}%" for v in loss["seats"]) if loss else "-"
-        simple = "; ".join(f"{k} {100 * v['loss']:.2f}" for k, v in entry["simple"].items())
+        simple = "; ".join(f"{k} {100 * v['loss']:.2f}"
+                           + (f" +- {100 * v['stderr']:.2f} (sampled)" if "stderr" in v else "")
+                           for k, v in entry["simple"].items())
         given_up = f"{100 * loss['loss']:.2f}" if loss else "-"
         print(f"| {name} | {given_up} | {seats} | {simple} |")
     return 0

@@ -25,8 +25,11 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         key = f"card/{name}"
         loss = entry["loss"]
         first, second = loss["seats"]
-        simple = "; ".join(f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
-                           for label, s in entry["simple"].items()) or "not measured yet"
+        simple = "; ".join(
+            f"{label} {N(f'{key}/simple/{label}', s['loss'], 'ppabs')}"
+            + (f" ± {N(f'{key}/simple/{label}/stderr', s['stderr'], 'ppabs')} (sampled)"
+               if "stderr" in s else "")
+            for label, s in entry["simple"].items()) or "not measured yet"
         rows.append([(games[name].label if name in games else name) + searched_note(name, loss),
                      N(f"{key}/loss", loss["loss"], "ppabs"),
                      f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
@@ -35,7 +38,9 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     caption = tabs.caption(
         "What each card gives up against optimal play, in percentage points of win probability "
         "(one half minus the mean of its chances as first and as second player, an exact "
-        "evaluation), its chances in each seat, and the same for the simple rules people use.")
+        "evaluation), its chances in each seat, and the same for the simple rules people use "
+        "(where one exact evaluation takes hours, a rule's loss is its regret summed over "
+        "sampled games, with one standard error).")
     shown = [n for n in cards if n in games]
     example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
     card = Card.from_dict(cards[example]["card"])

@@ -7,6 +7,8 @@ every turn start, no sampling); and the per-dice worths of a keep."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,3 +207,22 @@ def test_a_card_s_own_decisions_price_it_at_its_sampled_loss(cinq1500, game):
     assert {v.kind for v in visits} >= ({"bank", "keep"} if game == "cinq-mille"
                                         else {"bank", "take"})
     assert abs(regret_of(solution, other, visits, 500) - regret.loss()[0]) > 1e-4
+
+
+def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
+    """``fit_cards.py --simple-only --sampled GAMES`` (for a game where one
+    exact evaluation takes hours) stores each simple rule's sampled regret
+    with its standard error: within four of them of the exact evaluation
+    the same script makes otherwise."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / "fit_cards.py"
+    spec = importlib.util.spec_from_file_location("fit_cards", path)
+    fit_cards = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit_cards)
+    exact = fit_cards.measure_simple(cinq1500, CARD, 1e-12)
+    sampled = fit_cards.measure_simple(cinq1500, CARD, 1e-12, sampled=3000)
+    assert set(sampled) == set(exact) == {"threshold:300", "bank once entered",
+                                          "always keep everything"}
+    for label, measured in sampled.items():
+        assert measured["sampled_games"] == 3000 and "seats" not in measured
+        assert abs(measured["loss"] - exact[label]["loss"]) <= 4 * measured["stderr"], label
+        assert measured["stderr"] < 0.05 * exact[label]["loss"]

@@ -204,8 +204,9 @@ def test_fair_start_is_solved_again(built):
 
 def test_cards_are_the_stored_cards(built):
     """The section on strategy cards prints each card's loss from
-    solver/cards.json (whose Pig loss tests/test_cards.py evaluates again);
-    a card fitted again without a rebuild fails here."""
+    solver/cards.json (whose Pig loss tests/test_cards.py evaluates again),
+    and the simple rules' losses; a card fitted or a rule measured again
+    without a rebuild fails here."""
     from solver.card_sheet import stored_cards
     _, numbers, _ = built
     cards = stored_cards()
@@ -214,3 +215,6 @@ def test_cards_are_the_stored_cards(built):
         printed = numbers[f"card/{name}/loss"]
         assert printed["value"] == pytest.approx(entry["loss"]["loss"], abs=1e-12), REBUILD
         assert printed["text"] == f"{100 * entry['loss']['loss']:.3f}", REBUILD
+        for label, simple in entry["simple"].items():
+            printed = numbers[f"card/{name}/simple/{label}"]
+            assert printed["value"] == pytest.approx(simple["loss"], abs=1e-12), REBUILD
