@@ -589,10 +589,10 @@ def test_a_full_optimal_cache_is_emptied_and_refilled(dix_tables, monkeypatch):
     import solver.simulate
     rules = DIX_SMALL[700]
     model, exact = dix_tables[(700, "model")], dix_tables[(700, "exact")]
-    roomy = simulate(rules, "optimal", "optimal", 20_000, seed=5, solution=model,
+    roomy = simulate(rules, "optimal", "optimal", 4_000, seed=5, solution=model,
                      solution_b=exact)
     monkeypatch.setattr(solver.simulate, "OPTIMAL_CACHE_BYTES", 40 * 1300)
-    tight = simulate(rules, "optimal", "optimal", 20_000, seed=5, solution=model,
+    tight = simulate(rules, "optimal", "optimal", 4_000, seed=5, solution=model,
                      solution_b=exact)
     assert tight.optimal_tables > 10 * roomy.optimal_tables
     assert tight.wins_a == roomy.wins_a
