@@ -160,6 +160,13 @@ def threshold_shift(card, score, opponent, on_last_cross):
     return shift
 
 
+def card_situation(card, score, opponent, on_last_cross):
+    """``(shift, on_last_cross, score, opponent)``: the situation arguments
+    of :func:`card_banks` and :func:`keep_rank` at one turn start, the
+    shift computed once for all its decisions."""
+    return threshold_shift(card, score, opponent, on_last_cross), on_last_cross, score, opponent
+
+
 def card_banks(card, turn_rules, shift, on_last_cross, score, opponent, turn_total, in_hand):
     """True where the card banks: by its rule, where the rules allow a bank
     (``turn_rules``: a :class:`TurnRules`) and the bank changes the score;

@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .card import card_banks, card_takes, keep_rank, threshold_shift
+from .card import card_banks, card_situation, card_takes, keep_rank
 from .dice import keep_table
 from .solution import replay
 from .states import last_cross_states
@@ -86,9 +86,10 @@ class Visit(NamedTuple):
 
 def card_choice(card, turn, shift, last, score, opponent, visit: Visit) -> int:
     """The card's choice at ``visit`` (an index of its ``values``), in the
-    situation ``shift, last, score, opponent`` of :func:`solver.card.card_banks`:
-    the one place the card's rules are asked here, so the sampled games and
-    the pricing of another card (:func:`regret_of`) choose alike."""
+    situation ``shift, last, score, opponent`` of
+    :func:`solver.card.card_situation`: the one place the card's rules are
+    asked here, so the sampled games and the pricing of another card
+    (:func:`regret_of`) choose alike."""
     if visit.kind == "take":
         return 0 if card_takes(card, turn, score, opponent, visit.turn_total,
                                visit.dice) else 1
@@ -165,15 +166,13 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
-        last = bool(on_last_cross[m])
-        card_situation = (threshold_shift(compiled, score, opponent, last) if card_plays else 0,
-                          last, score, opponent)
+        here = card_situation(compiled, score, opponent, bool(on_last_cross[m]))
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):
             visit = Visit("take", offer_dice, m, w, offer_total,
                           (R[offer_total, offer_dice], solution.W[m, w]))
             if card_plays:
-                takes = card_choice(compiled, turn, *card_situation, visit) == 0
+                takes = card_choice(compiled, turn, *here, visit) == 0
                 regret(Decision("take", offer_dice, where), visit, 0 if takes else 1)
             else:
                 takes = visit.values[0] > visit.values[1]
@@ -188,7 +187,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             if card_plays:
                 visit = Visit("keep", n, m, w, t, tuple(values), tuple(
                     (int(dice.keep_units[k]), int(dice.keep_col[k])) for k in keeps))
-                choice = card_choice(compiled, turn, *card_situation, visit)
+                choice = card_choice(compiled, turn, *here, visit)
                 regret(Decision("keep", n, where), visit, choice)
             else:
                 choice = int(np.argmax(values))
@@ -204,7 +203,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
                 continue
             if card_plays:
                 visit = Visit("bank", n, m, w, t, (B[t, n], R[t, n]))
-                banks = card_choice(compiled, turn, *card_situation, visit) == 0
+                banks = card_choice(compiled, turn, *here, visit) == 0
                 regret(Decision("bank", n, where), visit, 0 if banks else 1)
             else:
                 banks = B[t, n] >= R[t, n]
@@ -245,7 +244,6 @@ def regret_of(solution, card, visits: list, games: int) -> float:
     total = 0.0
     for visit in visits:
         score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
-        last = bool(on_last_cross[visit.mover])
-        shift = threshold_shift(compiled, score, opponent, last)
-        total += visit.regret(card_choice(compiled, turn, shift, last, score, opponent, visit))
+        here = card_situation(compiled, score, opponent, bool(on_last_cross[visit.mover]))
+        total += visit.regret(card_choice(compiled, turn, *here, visit))
     return total / games

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .card import Card, CardRules, card_banks, card_takes, keep_rank, threshold_shift
+from .card import Card, CardRules, card_banks, card_situation, card_takes, keep_rank
 from .errors import UsageError
 from .rules import Rules
 from .turn_rules import TurnRules, dice_left
@@ -50,14 +50,13 @@ def on_last_cross(rules: Rules, line) -> bool:
 
 
 def _situation(card: CardRules, rules: Rules, me, opponents):
-    """``(shift, on_last_cross, score, leader)``, the situation arguments of
-    :func:`solver.card.card_banks` (units), for score-sheet lines (points, or
-    as :func:`on_last_cross` takes them; the leader is the opponent)."""
+    """:func:`solver.card.card_situation` (units) for score-sheet lines
+    (points, or as :func:`on_last_cross` takes them; the leader is the
+    opponent)."""
     unit = rules.unit
     score = getattr(me, "score", me) // unit
     leader = max(getattr(o, "score", o) for o in opponents) // unit
-    last = on_last_cross(rules, me)
-    return threshold_shift(card, score, leader, last), last, score, leader
+    return card_situation(card, score, leader, on_last_cross(rules, me))
 
 
 def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:

@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from .compiled_rules import dice_left, may_bank, drop_stale_caches
-from .card import card_banks, card_takes, keep_score, threshold_shift
+from .card import card_banks, card_situation, card_takes, keep_score
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
@@ -451,12 +451,11 @@ class CardCache(OptimalCache):
         card, turn = self.card, self.turn
         T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
-        last = bool(self.last_cross[m])
-        shift = threshold_shift(card, score, opponent, last)
+        here = card_situation(card, score, opponent, bool(self.last_cross[m]))
         bank = np.zeros((T, D + 1), dtype=np.uint8)
         for t in range(T - score):          # from T - score on, no bank is allowed
             for n in range(1, D + 1):
-                bank[t, n] = card_banks(card, turn, shift, last, score, opponent, t, n)
+                bank[t, n] = card_banks(card, turn, *here, t, n)
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points.
