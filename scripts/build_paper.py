@@ -427,7 +427,7 @@ def main(argv=None) -> int:
     checks = dice_checks()
     reference = run_reference_cases(REFERENCE_CASES[:3] if args.quick else REFERENCE_CASES)
     log("dice and reference checks done")
-    from solver.game import bellman_residual
+    from solver.solution import bellman_residual
     for game in present:
         game.results["residual"] = (bellman_residual(game.solution, samples=200)
                                     if game.source == "solved"

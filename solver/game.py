@@ -76,7 +76,7 @@ from .convergence import error_bound
 from .dice import keep_table
 from .rules import Rules
 from .states import PlayerSpace, player_space
-from .solution import Solution, Values, reach_wins, replay
+from .solution import Solution, Values, reach_wins
 from .turn import pad
 from . import turn_kernel
 from .turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
@@ -465,37 +465,3 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
         "keep_evaluations": int(node_passes @ rows) * len(dice_arrays.keep_units),
     }
     return Solution(rules, space, W, take_row, take_values, stats, reach)
-
-
-# ------------------------------------------------------------ verification
-
-def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
-                     compiled: bool = False) -> float:
-    """Largest difference between stored values and one more turn DP from
-    them, over the game start and ``samples`` random turn starts: the start
-    value ``W[m, w]`` and, for a taker, every offer's value. The
-    default numpy replay is an implementation independent of the kernel
-    that solved the game."""
-    rng = np.random.default_rng(seed)
-    P = solution.space.size
-    start = solution.space.index_of_score(0)
-    nodes = [(start, start)] + [tuple(rng.integers(P, size=2)) for _ in range(samples)]
-    worst = 0.0
-    dice = solution.rules.dice
-    for m, w in nodes:
-        _, R, _, _ = replay(solution, int(m), int(w), compiled=compiled)
-        worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
-        row, slot = solution.take_row[m], solution.space.bank_slot[w]
-        if row >= 0 and slot >= 0:
-            # Offers a bank can make: t from the slot's first offer up to
-            # the banker's score (tables keep no others).
-            first = int(solution.space.offers[0][slot])
-            offers = int(solution.space.score[w]) + 1 - first
-            # An offer is worth max(fresh start, roll value) to the taker;
-            # a table keeps the roll value only where it is the larger
-            # (solver.take_codes).
-            fresh = solution.W[m, w]
-            stored = np.maximum(np.asarray(solution.take_values[row, slot])[:offers], fresh)
-            replayed = np.maximum(R[first:first + offers, 1:dice], fresh)
-            worst = max(worst, float(np.max(np.abs(replayed - stored))))
-    return worst

@@ -48,10 +48,10 @@ import numpy as np
 import numba
 from numba import njit, prange
 
-from . import game, multi_kernel
 from . import card as card_module
-from .compiled_rules import (COMPILED_RULES, compiled_copies, drop_stale_caches, keep_result,
-                             may_bank, offer)
+from . import card_kernel, game, multi_kernel
+from .card_kernel import card_plan, card_takes
+from .compiled_rules import drop_stale_caches, keep_result, may_bank, offer
 from .dice import keep_table
 from .duels import duel_values, model_values
 from .convergence import error_bound, settled_ratio
@@ -63,17 +63,12 @@ from .states import last_cross_states
 from .turn import pad
 from .turn_rules import OVERSHOOT, TurnRules
 
-drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_module.__file__)
+drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_kernel.__file__,
+                  card_module.__file__)
 
 TABLE, DUEL, CARD, MODEL = 0, 1, 2, 3
 """What D plays: the table itself (a check), the two-player policy against
 the leader, a card, the turn DP over a model's values of every turn start."""
-_CARD = compiled_copies(card_module, ("threshold_shift", "offers_finish", "card_banks",
-                                     "keep_score", "keep_rank", "card_takes"), COMPILED_RULES)
-threshold_shift, card_banks, keep_rank, card_takes = (
-    _CARD[name] for name in ("threshold_shift", "card_banks", "keep_rank", "card_takes"))
-
-
 class Policies(NamedTuple):
     """Where the decisions come from: the N-player table (``table_V``,
     ``table_take``; its mixed decisions as flat arrays sorted by node) and
@@ -362,30 +357,6 @@ def leader_of(seats, scores, node):
         if scores[p] >= best:
             leader, best = p, scores[p]
     return leader, best
-
-
-@njit(cache=True)
-def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
-    """The card's decisions (:mod:`solver.card`) at a turn start of D at
-    ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
-    every turn total and dice, and the keep of every roll class."""
-    roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
-    D = rules.dice
-    T = rules.target - score
-    shift = threshold_shift(card, score, opponent, on_last_cross)
-    for t in range(min(rows, T)):
-        for n in range(1, D + 1):
-            plan.banked[t, n] = card_banks(card, rules, shift, on_last_cross, score, opponent,
-                                           t, n)
-    for t in range(rows):
-        for r in range(len(prob)):
-            best, chosen = -np.inf, keep_first[r]
-            for k in range(keep_first[r], keep_first[r + 1]):
-                value = keep_rank(card, rules, shift, on_last_cross, score, opponent, t,
-                                  keep_units[k], keep_col[k], keep_col[k] == 0)
-                if value > best:
-                    best, chosen = value, k
-            plan.keep_chosen[t, r] = chosen
 
 
 @njit(cache=True)

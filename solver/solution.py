@@ -1,4 +1,5 @@
-"""A solved game in memory, and the replay of one turn from it.
+"""A solved game in memory, the replay of one turn from it, and the check
+of its values by replays (the Bellman residual).
 
 Light on purpose (no numba): answering one question at the table imports
 this, not the solver.
@@ -98,3 +99,35 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     # The row already read above serves the bank values too (no second read).
     B = bank_values(turn, moves, values, m, w, Z)
     return Z, work.R, work.A, B
+
+
+def bellman_residual(solution: Solution, samples: int = 300, seed: int = 0,
+                     compiled: bool = False) -> float:
+    """Largest difference between stored values and one more turn DP from
+    them, over the game start and ``samples`` random turn starts: the start
+    value ``W[m, w]`` and, for a taker, every offer's value. The
+    default numpy replay is an implementation independent of the kernel
+    that solved the game."""
+    rng = np.random.default_rng(seed)
+    P = solution.space.size
+    start = solution.space.index_of_score(0)
+    nodes = [(start, start)] + [tuple(rng.integers(P, size=2)) for _ in range(samples)]
+    worst = 0.0
+    dice = solution.rules.dice
+    for m, w in nodes:
+        _, R, _, _ = replay(solution, int(m), int(w), compiled=compiled)
+        worst = max(worst, abs(R[0, dice] - solution.W[m, w]))
+        row, slot = solution.take_row[m], solution.space.bank_slot[w]
+        if row >= 0 and slot >= 0:
+            # Offers a bank can make: t from the slot's first offer up to
+            # the banker's score (tables keep no others).
+            first = int(solution.space.offers[0][slot])
+            offers = int(solution.space.score[w]) + 1 - first
+            # An offer is worth max(fresh start, roll value) to the taker;
+            # a table keeps the roll value only where it is the larger
+            # (solver.take_codes).
+            fresh = solution.W[m, w]
+            stored = np.maximum(np.asarray(solution.take_values[row, slot])[:offers], fresh)
+            replayed = np.maximum(R[first:first + offers, 1:dice], fresh)
+            worst = max(worst, float(np.max(np.abs(replayed - stored))))
+    return worst

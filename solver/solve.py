@@ -60,7 +60,7 @@ def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e
     ``(solution, path, residual)``."""
     from .tables import user_table_path, write_table
     if players == 2:
-        from .game import bellman_residual
+        from .solution import bellman_residual
         solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
         residual = bellman_residual(solution)
     else:

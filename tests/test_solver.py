@@ -7,9 +7,9 @@ import h5py
 import numpy as np
 import pytest
 
-from solver.game import bellman_residual, solve
+from solver.game import solve
 from solver.rules import get_rules
-from solver.solution import replay
+from solver.solution import bellman_residual, replay
 from solver.tables import read_table, write_table
 
 REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
