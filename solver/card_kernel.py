@@ -29,7 +29,7 @@ def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
     """The card's decisions (:mod:`solver.card`) at a turn start of D at
     ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
     every turn total and dice, and the keep of every roll class."""
-    roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
+    _, prob, keep_first, keep_units, keep_col = dice[:5]
     D = rules.dice
     T = rules.target - score
     shift = threshold_shift(card, score, opponent, on_last_cross)
