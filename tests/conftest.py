@@ -2,8 +2,19 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import pytest
+
+# The suite runs in two processes (pytest-xdist, pyproject.toml). numba's
+# cache is not safe against two processes compiling the same kernel at once
+# (numba issue 10128; README, "Compiled kernels"), so every worker but the
+# first compiles into a cache of its own. Set before anything imports numba,
+# which reads it once; the CLI's subprocesses inherit it.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+if _worker != "gw0":
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(
+        tempfile.gettempdir(), f"farkle-solver-numba-{_worker}")
 
 
 @pytest.fixture(autouse=True)
