@@ -103,8 +103,8 @@ def first_guess(solution) -> Card:
 
 def fields_to_fit(rules) -> list[str]:
     names = [f"bank{n}" for n in range(1, rules.dice + 1)] + [
-        "behind", "gap_step", "chase_within", "chase_behind", "race_within"] + [
-        f"chase{n}" for n in range(1, rules.dice + 1)]
+        "behind", "gap_step", "chase_within", "chase_behind", "race_within", "home_within"] + [
+        f"{row}{n}" for row in ("chase", "home") for n in range(1, rules.dice + 1)]
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
@@ -129,15 +129,15 @@ def fields_to_fit(rules) -> list[str]:
     if rules.exact_target:
         names += ["finish_within", "finish_dice"]
         if chooses_keeps(rules):
-            names += ["end_within", "end_die", "odd_fifty"]
+            names += ["end_within", "end_die", "odd_fifty", "end_bonus"]
     return names
 
 
-WORTHS = {"bank_keep_worth", "end_die", "odd_fifty"}
+WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus"}
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 
-PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank"}
+PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank", "home": "home_bank"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
 ``chase3``): the card's tuple it indexes."""
 
@@ -145,7 +145,8 @@ PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank"}
 def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
     # A card without a row near the other player's end banks there as
     # elsewhere: a search starts that row from the bank row.
-    return getattr(card, tuple_name) or (card.bank if tuple_name == "chase_bank" else ())
+    return getattr(card, tuple_name) or (
+        card.bank if tuple_name in ("chase_bank", "home_bank") else ())
 
 
 def _per_dice(name: str):

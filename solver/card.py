@@ -36,6 +36,9 @@ with ``n`` dice in hand, the first of these rules that applies decides:
                          (the other player's end is near, or they lead by
                          much: a row of its own, as optimal play's bank
                          with three dice jumps, not shifts, there)
+            home_bank    else if target - s <= home_within (the player's
+                         own end is near: a bank that leaves little to go
+                         must keep enough to be worth the wait)
             bank         otherwise
     shift = behind * trunc((o - s) / gap_step)         (less when ahead)
           - last_cross     on the last cross before a fall
@@ -48,11 +51,11 @@ points alone once the turn total before the roll is ``most_points_from``
 or more. Where hot dice must be rolled, a keep of every die that brings
 the turn total ``a`` to ``hot_dice_from`` or more counts ``hot_dice_cost``
 less per 1,000 of ``a``: all of it rides on the forced roll, where a keep
-of fewer dice may bank. Near an exact target what is left to go matters more than the
-dice: a keep that leaves ``r <= end_within`` to go counts
-``points + end_die * k - odd_fifty * [r needs a 5]`` instead (leaving 100
-beats leaving 50: a lone 1 or two 5s finish it, where 50 wants a 5). Of
-two keeps ranked alike, the one that leaves more dice; a keep
+of fewer dice may bank. Near an exact target what is left to go matters
+more than the dice: a keep that leaves ``r <= end_within`` to go counts
+``points + end_bonus + end_die * k - odd_fifty * [r needs a 5]`` instead
+(leaving 100 beats leaving 50: a lone 1 or two 5s finish it, where 50
+wants a 5). Of two keeps ranked alike, the one that leaves more dice; a keep
 that wins first and one that overshoots an exact target last. An offer
 of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 ``t + take_die * n >= take_at``; a lone die, where ``take_one_at > 0``,
@@ -100,6 +103,10 @@ class CardRules(NamedTuple):
     none)."""
     chase_behind: int
     """0: the row is not for a lead."""
+    home_within: int
+    home_bank: np.ndarray
+    """The bank row once the player is within ``home_within`` of the target
+    (0: never), where ``chase_bank`` does not apply."""
     open_at: int
     most_points_from: int
     """From this turn total (before the roll) dice left are worth nothing;
@@ -123,6 +130,7 @@ class CardRules(NamedTuple):
     by the end rule (:func:`keep_score`); 0: never."""
     end_die: float
     odd_fifty: float
+    end_bonus: float
     """In units, as ``left_worth``."""
     hot_dice: int
     """The dice a hot-dice keep leaves to roll where they must be rolled
@@ -197,7 +205,8 @@ def card_banks(card, turn_rules, shift, on_last_cross, score, opponent, turn_tot
         return False
     chasing = (card.chase_within > 0 and target - opponent <= card.chase_within) or \
         (card.chase_behind > 0 and opponent - score >= card.chase_behind)
-    row = card.chase_bank if chasing else card.bank
+    home = card.home_within > 0 and target - score <= card.home_within
+    row = card.chase_bank if chasing else card.home_bank if home else card.bank
     return turn_total >= row[in_hand] + shift
 
 
@@ -228,7 +237,8 @@ def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
     if card.most_points_from > 0 and turn_total >= card.most_points_from:
         return points + tie_break
     in_end = (to_go <= card.end_within) * (card.end_within > 0)
-    end = card.end_die * dice_after - card.odd_fifty * (to_go % card.hundred != 0)
+    end = card.end_bonus + card.end_die * dice_after - \
+        card.odd_fifty * (to_go % card.hundred != 0)
     usual = card.left_worth[dice_after] + card.bank_keep_worth * banks_after
     return points + in_end * end + (1 - in_end) * usual + tie_break
 
@@ -281,6 +291,11 @@ class Card:
     within ``chase_within`` of the target or leads by ``chase_behind`` or
     more; () where the card has no such row."""
     chase_behind: int = 0
+    home_within: int = 0
+    home_bank: tuple[int, ...] = ()
+    """Bank at these turn totals, by dice in hand, once the player is within
+    ``home_within`` of the target (and the row near the other player's end
+    does not apply); () where the card has no such row."""
     open_at: int = 0
     left_worth: tuple[int, ...] = ()
     """What a keep's dice left to roll are worth, for 1, 2, ... dice left
@@ -327,6 +342,10 @@ class Card:
     less where what it leaves needs a 5 (50, 150, ...); 0: no such rule."""
     end_die: int = 0
     odd_fifty: int = 0
+    end_bonus: int = 0
+    """What a keep ranked by the end rule counts beyond its points and
+    dice: to leave little to go is worth more than the usual worth of its
+    dice (``left_worth``); 0: no more."""
     hot_dice_from: int = 0
     """Where hot dice must be rolled, a keep of every die that brings the
     turn total to this or more counts ``hot_dice_cost`` less per 1,000 of
@@ -378,6 +397,9 @@ class Card:
         if self.chase_bank and len(self.chase_bank) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
                              "near the other player's end")
+        if self.home_bank and len(self.home_bank) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
+                             "near the player's own end")
         if self.left_worth and len(self.left_worth) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
         # A worth (of dice left, of a keep that banks) is not rounded to the
@@ -393,7 +415,8 @@ class Card:
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
                          row(self.chase_bank) if self.chase_bank else bank,
-                         units(self.chase_behind),
+                         units(self.chase_behind), units(self.home_within),
+                         row(self.home_bank) if self.home_bank else bank,
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
@@ -402,7 +425,7 @@ class Card:
                          self.finish_dice, units(self.race_within), units(self.leave_at_least),
                          self.bank_keep_worth / u,
                          units(self.end_within) if rules.exact_target else 0,
-                         self.end_die / u, self.odd_fifty / u,
+                         self.end_die / u, self.odd_fifty / u, self.end_bonus / u,
                          rules.dice if rules.hot_dice_forced and self.hot_dice_cost else 0,
                          units(self.hot_dice_from), self.hot_dice_cost / 1000,
                          max(1, 100 // u),

@@ -15,6 +15,14 @@ def _total(threshold: int) -> str:
     return f"{threshold:,}" if threshold else "any"
 
 
+def _changed(row: tuple[int, ...], card) -> str:
+    """A bank row beside the usual one: only the dice whose threshold it
+    changes, a line to read."""
+    return " | ".join(f"{n}: {_total(b)}" for n, b, usual in
+                      reversed(list(zip(range(1, len(row) + 1), row, card.bank)))
+                      if b != usual) or "the same"
+
+
 def _keep_lines(card, rules: Rules) -> list[str]:
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
@@ -36,9 +44,11 @@ def _keep_lines(card, rules: Rules) -> list[str]:
 
 
 def _end_lines(card, rules: Rules) -> list[str]:
+    bonus = f" + {card.end_bonus:,}" if card.end_bonus else ""
     die = f" + {card.end_die:,} a die left to roll" if card.end_die else ""
     odd = f", {card.odd_fifty:,} less if that needs a 5 (50, 150, ...)" if card.odd_fifty else ""
-    return [f"  leaving {card.end_within:,} or less to {rules.target:,}: the points{die}{odd}."]
+    return [f"  leaving {card.end_within:,} or less to {rules.target:,}: "
+            f"the points{bonus}{die}{odd}."]
 
 
 def _offer_rule(card, rules) -> str:
@@ -79,15 +89,16 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if card.race_within:
         lines.append(f"  either player within {card.race_within:,} of {rules.target:,}: "
                      "never bank short of it")
-    if (card.chase_within or card.chase_behind) and card.chase_bank:
+    chasing = bool((card.chase_within or card.chase_behind) and card.chase_bank)
+    if chasing:
         when = [f"trailing by {card.chase_behind:,} or more"] if card.chase_behind else []
         when += [f"the other player within {card.chase_within:,} of {rules.target:,}"] \
             if card.chase_within else []
-        # Only the dice whose threshold the row changes: a line to read.
-        row = " | ".join(f"{n}: {_total(b)}" for n, b, usual in
-                         reversed(list(zip(range(1, rules.dice + 1), card.chase_bank,
-                                           card.bank))) if b != usual)
-        lines.append("  " + " or ".join(when) + f": bank at {row or 'the same'}")
+        lines.append("  " + " or ".join(when) + f": bank at {_changed(card.chase_bank, card)}")
+    if card.home_within and card.home_bank:
+        lines.append(("  else, " if chasing else "  ")
+                     + f"yourself within {card.home_within:,} of {rules.target:,}: "
+                     f"bank at {_changed(card.home_bank, card)}")
     offer_rule = _offer_rule(card, rules)
     on_last_cross = []
     if rules.crosses and card.last_cross:

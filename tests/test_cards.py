@@ -577,6 +577,53 @@ def test_near_the_other_player_s_end_the_card_banks_by_a_row_of_its_own():
     assert "the other player within 500 of 5,000: bank at 2: 300 | 1: 250\n" in card.text(rules)
 
 
+def test_near_its_own_end_the_card_banks_by_a_row_of_its_own():
+    """cinq-mille-exact at 4,350 against 4,000 with 400 set aside and 3
+    dice (its table: `farkle advise cinq-mille-exact --me 4350 --opp 4000
+    --turn 400 --dice 3`): banking wins 80.50%, rolling on 77.85%. A card
+    that banks at 550 with 3 dice rolls on; with a row of 400 once the
+    player is within 800 of 5,000 it banks, and 1,000 from it (at 4,000)
+    it still rolls on."""
+    rules = get_rules("cinq-mille-exact")
+    plain = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), open_at=750)
+    card = dataclasses.replace(plain, home_within=800, home_bank=(150, 150, 400, 550, 600))
+    assert not card_bank(plain.compiled(rules), rules, 4350, [4000], 400, 3)
+    assert card_bank(card.compiled(rules), rules, 4350, [4000], 400, 3)
+    assert not card_bank(card.compiled(rules), rules, 4000, [4000], 400, 3)
+    assert "  yourself within 800 of 5,000: bank at 5: 600 | 4: 550 | 3: 400 | 2: 150\n" \
+        in card.text(rules)
+    # Where the row near the other player's end applies too, it decides.
+    chasing = dataclasses.replace(card, chase_within=300, chase_bank=plain.bank)
+    assert not card_bank(chasing.compiled(rules), rules, 4350, [4750], 400, 3)
+    assert "  else, yourself within 800" in chasing.text(rules)
+
+
+def test_leaving_little_to_go_counts_beyond_the_dice():
+    """cinq-mille-exact at 4,400 against 4,000 with 150 set aside, after
+    1 1 2 with 3 dice (its table: `farkle advise cinq-mille-exact --me 4400
+    --opp 4000 --turn 150 --dice 3 --roll 1 1 2`): keeping 1 1 (250 to go,
+    one die) wins 80.50%, a lone 1 (350 to go, two dice) 72.49%. With the
+    end rule within 250 (50 a die, 100 less where what is left needs a 5)
+    1 1 counts 200 + 50 - 100 = 150, the lone 1 as usual 100 + 50 for two
+    dice + 25 for the bank after it = 175; worth 100 more, 1 1 comes first."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("cinq-mille-exact")
+    card = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), open_at=750,
+                left_worth=(100, 50, 100, 200, 250), bank_keep_worth=25, end_within=250,
+                end_die=50, odd_fifty=100)
+    options = list(keeps(rules, counts_of([1, 1, 2])))
+
+    def kept(card):
+        return sorted(card_keep(card.compiled(rules), rules, 4400, [4000], 150, 3, options).dice)
+    assert kept(card) == [1]
+    bonus = dataclasses.replace(card, end_bonus=100)
+    assert kept(bonus) == [1, 1]
+    assert "leaving 250 or less to 5,000: the points + 100 + 50 a die left to roll, 100 less " \
+        "if that needs a 5 (50, 150, ...)." \
+        in bonus.text(rules)
+
+
 def test_far_behind_the_card_banks_by_that_row_too():
     """quinze-mille at 3,000 against 6,000 (its table: `farkle advise
     quinze-mille --me 3000 --opp 6000 --turn 800 --dice 3`): rolling on
