@@ -12,7 +12,10 @@ fixed policy, the table's player plays the table; no sampling, so every
 comparison is free of noise). Each parameter in turn is moved either way
 by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
 unit; a count of dice by as many dice, from none to all), keeping the
-best, round after round until a round gains less than 1e-7. The simple
+best, round after round until a round gains less than 1e-7. A row of
+thresholds near an end (``chase1``.., ``home1``..) changes nothing until
+its condition is set (``--set home_within=1000``): until then its moves
+cost no evaluation (:meth:`solver.card.Card.in_play`). The simple
 rules people use are evaluated the same way, as cards:
 ``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
 hold at 20), "bank once entered" (bank as soon as the turn total meets the
@@ -57,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card import Card, chooses_keeps  # noqa: E402
+from solver.card import SIDE_ROWS, Card, chooses_keeps  # noqa: E402
 from solver.card_sheet import CARDS_FILE, stored_cards  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
@@ -143,10 +146,9 @@ PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank", "home":
 
 
 def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
-    # A card without a row near the other player's end banks there as
+    # A card without a row of its own near an end banks there as
     # elsewhere: a search starts that row from the bank row.
-    return getattr(card, tuple_name) or (
-        card.bank if tuple_name in ("chase_bank", "home_bank") else ())
+    return getattr(card, tuple_name) or (card.bank if tuple_name in SIDE_ROWS else ())
 
 
 def _per_dice(name: str):
@@ -214,6 +216,9 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
 
     def loss(card):
         nonlocal evaluations
+        # A move of a row the card does not use (home3 while home_within is
+        # 0) plays as the card before it: measured once.
+        card = card.in_play()
         if card not in seats:
             evaluations += 1
             seats[card] = card_seat_values(solution, card, tol=tol)
@@ -231,7 +236,7 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
         log(f"round {round_ + 1}: loss {best:.5f} after {evaluations} evaluations")
         if best > before - 1e-7:
             break
-    return card, best, evaluations, seats[card]
+    return card, best, evaluations, seats[card.in_play()]
 
 
 def simple_rules(rules, card: Card) -> dict[str, Card]:

@@ -277,6 +277,11 @@ def card_takes(card, turn_rules, score, opponent, offer_total, offer_dice):
         not offer_only_overshoots(turn_rules, score, offer_total)
 
 
+SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end"}
+"""The bank rows beside ``bank``, each used where its condition holds (the
+module docstring): () stands for ``bank`` itself."""
+
+
 @dataclass(frozen=True)
 class Card:
     """A card in points, as printed (module docstring)."""
@@ -394,12 +399,10 @@ class Card:
             return -(-points // u)
         if len(self.bank) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
-        if self.chase_bank and len(self.chase_bank) != rules.dice:
-            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
-                             "near the other player's end")
-        if self.home_bank and len(self.home_bank) != rules.dice:
-            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
-                             "near the player's own end")
+        for name, where in SIDE_ROWS.items():
+            if getattr(self, name) and len(getattr(self, name)) != rules.dice:
+                raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
+                                 f"{where}")
         if self.left_worth and len(self.left_worth) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
         # A worth (of dice left, of a keep that banks) is not rounded to the
@@ -410,13 +413,14 @@ class Card:
         def row(thresholds):     # indexed by dice in hand, 0 unused
             return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
         bank = row(self.bank)
+        side = {name: row(getattr(self, name)) if getattr(self, name) else bank
+                for name in SIDE_ROWS}
         return CardRules(bank,
                          np.array([0] + left, dtype=np.float64),
                          units(self.behind) if self.behind >= 0 else -units(-self.behind),
                          max(1, self.gap_step // u), units(self.chase_within),
-                         row(self.chase_bank) if self.chase_bank else bank,
-                         units(self.chase_behind), units(self.home_within),
-                         row(self.home_bank) if self.home_bank else bank,
+                         side["chase_bank"], units(self.chase_behind),
+                         units(self.home_within), side["home_bank"],
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
@@ -435,6 +439,16 @@ class Card:
                          self.offer_dice, self.last_cross_offer_dice or self.offer_dice,
                          units(self.offer_fewer_within) if rules.has_takeover else 0,
                          units(self.finish_unless_within) if rules.has_takeover else 0)
+
+    def in_play(self) -> "Card":
+        """The card without the rows it never uses (a row whose condition
+        is never met, or that repeats ``bank``): two cards that play alike
+        this way compare equal, and a search evaluates them once."""
+        chasing = self.chase_within or self.chase_behind
+        chase = self.chase_bank if chasing and self.chase_bank != self.bank else ()
+        home = self.home_bank if self.home_within and self.home_bank != self.bank else ()
+        return dataclasses.replace(self, chase_bank=chase, home_bank=home,
+                                   home_within=self.home_within if home else 0)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -598,6 +598,30 @@ def test_near_its_own_end_the_card_banks_by_a_row_of_its_own():
     assert "  else, yourself within 800" in chasing.text(rules)
 
 
+def test_a_card_in_play_drops_only_the_rows_it_never_uses():
+    """A row without its condition, or that repeats the bank row, plays as
+    no row (the card banks alike at every score, the other player's, turn
+    total and dice in hand tried), so the search measures such cards once;
+    a row in use stays."""
+    rules = get_rules("cinq-mille-exact")
+    plain = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), open_at=750)
+    idle = dataclasses.replace(plain, chase_bank=(300, 350, 1450, 3200, 3700),
+                               home_bank=(150, 150, 400, 550, 600))
+    repeated = dataclasses.replace(plain, home_within=800, home_bank=plain.bank)
+    states = [(me, opp, turn, dice) for me in (2000, 4300, 4600) for opp in (2000, 4800)
+              for turn in range(50, 400, 50) for dice in range(1, 6) if me + turn < 5000]
+
+    def banks(card):
+        return [card_bank(card.compiled(rules), rules, me, [opp], turn, dice)
+                for me, opp, turn, dice in states]
+    for card in (idle, repeated):
+        assert card.in_play() == plain
+        assert banks(card) == banks(plain)
+    used = dataclasses.replace(idle, home_within=800)
+    assert used.in_play() == dataclasses.replace(used, chase_bank=())
+    assert used.in_play() != plain
+
+
 def test_leaving_little_to_go_counts_beyond_the_dice():
     """cinq-mille-exact at 4,400 against 4,000 with 150 set aside, after
     1 1 2 with 3 dice (its table: `farkle advise cinq-mille-exact --me 4400
