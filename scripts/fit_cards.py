@@ -111,8 +111,9 @@ def fields_to_fit(rules) -> list[str]:
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
-        names += [f"left{k}" for k in range(1, rules.dice + 1)] + ["most_points_from",
-                                                                    "bank_keep_worth"]
+        names += [f"left{k}" for k in range(1, rules.dice + 1)] + [
+            "most_points_from", "chase_most_points_from", "lead_most_points_from",
+            "bank_keep_worth"]
         if rules.hot_dice_forced:
             names += ["hot_dice_from", "hot_dice_cost"]
     if rules.has_takeover:
@@ -130,7 +131,7 @@ def fields_to_fit(rules) -> list[str]:
         # points that the bank would not keep.
         names += ["leave_at_least", "lone_die_leaves", "leave_unless"]
     if rules.exact_target:
-        names += ["finish_within", "finish_dice"]
+        names += ["finish_within", "finish_from", "finish_yields_within", "finish_dice"]
         if chooses_keeps(rules):
             names += ["end_within", "end_die", "odd_fifty", "end_bonus"]
     return names

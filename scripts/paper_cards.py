@@ -70,7 +70,9 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "brings them close to an exact target; on the last cross before a fall every "
         "threshold drops by a set amount, and that rule may hold from more dice); a worth "
         "for each number of dice left to roll, and one for a keep after which the card banks, "
-        "decide between keeps, up to a turn total from which the most points do (near an "
+        "decide between keeps, up to a turn total from which the most points do (a later "
+        "one, or none, when the other player nears the target, an earlier one for a player "
+        "who leads; near an "
         "exact target, a worth per die of its own and a penalty for leaving what only a 5 "
         "finishes; where hot dice must be rolled, a keep of every die counts so much less "
         "per 1,000 of the turn total it brings, from a set total); an offer is "
@@ -91,7 +93,8 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "most one percentage point, which "
         + (("every card" if len(goal) == len(cards) else "the cards of "
             + ", ".join(games[n].label if n in games else n for n in goal))
-           if goal else "no card") + " meets. " + first_guess + "The card of "
+           if goal else "no card")
+        + (" meet. " if goal and len(goal) < len(cards) else " meets. ") + first_guess + "The card of "
         + (games[example].label if example in games else example) + ":")
     figure = departures(figs, cards, games)
     from solver.rules import get_rules

@@ -39,8 +39,9 @@ from solver.card_sheet import stored_cards  # noqa: E402
 from solver.card_regret import card_regret, regret_of  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
-KEEP_FIELDS = {"most_points_from", "end_within", "end_die", "odd_fifty", "end_bonus",
-               "bank_keep_worth", "hot_dice_from", "hot_dice_cost"}
+KEEP_FIELDS = {"most_points_from", "chase_most_points_from", "lead_most_points_from",
+               "end_within", "end_die", "odd_fifty", "end_bonus", "bank_keep_worth",
+               "hot_dice_from", "hot_dice_cost"}
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
                "take_one_behind_by"}
 MIN_GAIN = 5e-5

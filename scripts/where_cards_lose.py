@@ -8,6 +8,9 @@ card against the table's player and prints the regret by kind of decision
 and dice in hand (:mod:`solver.card_regret`), beside the card's exact loss.
 ``--cards`` reads the cards from another file than ``solver/cards.json``
 (say an older commit's: ``--cards <(git show COMMIT:solver/cards.json)``).
+``--by-left`` splits the banks' regret, to an exact target, by the dice in
+hand and what the bank would leave to go (the largest shares, up to
+1,000 left).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ def main(argv=None) -> int:
     parser.add_argument("--games", dest="count", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cards", type=Path, default=CARDS_FILE)
+    parser.add_argument("--by-left", action="store_true",
+                        help="split the banks' regret by dice and what the bank leaves to go")
     args = parser.parse_args(argv)
     from solver.card_regret import KIND_LABELS, card_regret
     from solver.seat_value import card_seat_values
@@ -48,7 +53,8 @@ def main(argv=None) -> int:
         card = Card.from_dict(cards[name]["card"])
         solution = read_table(default_path(rules), rules, lazy_take=False)
         exact = 0.5 - float(np.mean(card_seat_values(solution, card)))
-        regret = card_regret(solution, card, args.count, args.seed)
+        visits = [] if args.by_left else None
+        regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
         print(f"**{name}**: exact loss {100 * exact:.3f} pp; sampled {100 * sampled:.3f} "
               f"± {100 * stderr:.3f} over {args.count:,} games\n")
@@ -58,7 +64,42 @@ def main(argv=None) -> int:
             if lost > 0:
                 print(f"| {KIND_LABELS[kind]} | {dice} | {100 * lost:.3f} |")
         print()
+        if args.by_left and rules.exact_target:
+            print_by_left(solution, card, visits, args.count)
     return 0
+
+
+def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
+    """The banks' regret by dice in hand and what the bank would leave to
+    go, the largest ``rows`` shares up to 1,000 left."""
+    from collections import defaultdict
+
+    from solver.card import card_situation
+    from solver.card_regret import card_choice
+    from solver.states import last_cross_states
+    from solver.turn_rules import TurnRules
+    rules, space = solution.rules, solution.space
+    turn, compiled = TurnRules.of(rules), card.compiled(rules)
+    on_last_cross = last_cross_states(rules, space)
+    lost, count = defaultdict(float), defaultdict(int)
+    for visit in visits:
+        if visit.kind != "bank":
+            continue
+        score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
+        left = (rules.target_units - score - visit.turn_total) * rules.unit
+        if left > 1000:
+            continue
+        here = card_situation(compiled, score, opponent, bool(on_last_cross[visit.mover]))
+        choice = card_choice(compiled, turn, *here, visit)
+        key = (visit.dice, left, "bank" if choice == 0 else "roll")
+        lost[key] += visit.regret(choice) / games
+        count[key] += 1
+    print("| dice | left after the bank | the card | decisions | lost (pp) |\n"
+          "|---:|---:|---|---:|---:|")
+    for (dice, left, action), value in sorted(lost.items(), key=lambda item: -item[1])[:rows]:
+        print(f"| {dice} | {left:,} | {action} | {count[dice, left, action]:,} | "
+              f"{100 * value:.3f} |")
+    print()
 
 
 if __name__ == "__main__":

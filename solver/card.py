@@ -17,10 +17,12 @@ with ``n`` dice in hand, the first of these rules that applies decides:
                           wants a lone 5, all the other dice blank; past a
                           cap the bank keeps only the points up to it,
                           while a roll plays on for the win
-    finishing:            to an exact target, bank once target - s - t <=
-                          finish_within (with at most finish_dice dice in
-                          hand, if set), unless, with offer_dice dice or
-                          more, the other player may take over to within
+    finishing:            to an exact target, bank once finish_from <=
+                          target - s - t <= finish_within (with at most
+                          finish_dice dice in hand, if set), unless the
+                          other player is within finish_yields_within of
+                          the target (if set), or, with offer_dice dice or
+                          more, may take over to within
                           finish_unless_within of it (if set); on the last
                           cross before a fall, last_cross_offer_dice
                           stands for offer_dice here and below (if set)
@@ -48,10 +50,13 @@ A keep (where the game lets one choose) is the one with the most
 after it), ``k`` the dice it leaves to roll (all of them after hot dice;
 ``left_worth`` is 0 where the card has none), or the most
 points alone once the turn total before the roll is ``most_points_from``
-or more. Where hot dice must be rolled, a keep of every die that brings
-the turn total ``a`` to ``hot_dice_from`` or more counts ``hot_dice_cost``
-less per 1,000 of ``a``: all of it rides on the forced roll, where a keep
-of fewer dice may bank. Near an exact target what is left to go matters
+or more (where set, ``chase_most_points_from`` where the chase row
+applies, else ``lead_most_points_from`` for a player who leads: one who
+must catch up banks late and needs dice, a leader banks soon). Where hot
+dice must be rolled, a keep of every die that brings the turn total ``a``
+to ``hot_dice_from`` or more counts ``hot_dice_cost`` less per 1,000 of
+``a``: all of it rides on the forced roll, where a keep of fewer dice may
+bank. Near an exact target what is left to go matters
 more than the dice: a keep that leaves ``r <= end_within`` to go counts
 ``points + end_bonus + end_die * k - odd_fifty * [r needs a 5]`` instead
 (leaving 100 beats leaving 50: a lone 1 or two 5s finish it, where 50
@@ -111,6 +116,11 @@ class CardRules(NamedTuple):
     most_points_from: int
     """From this turn total (before the roll) dice left are worth nothing;
     0: never."""
+    chase_most_points_from: int
+    """``most_points_from`` where ``chase_bank`` applies (0: the same)."""
+    lead_most_points_from: int
+    """``most_points_from`` for a player who leads, where ``chase_bank``
+    does not apply (0: the same)."""
     take_at: int
     take_die: int
     take_one_at: int
@@ -119,6 +129,9 @@ class CardRules(NamedTuple):
     take_one_behind_by: int
     last_cross: int
     finish_within: int
+    finish_from: int
+    finish_yields_within: int
+    """0: the finish however near the other player is."""
     finish_dice: int
     """Dice in hand, not units; 0: any."""
     race_within: int
@@ -196,18 +209,39 @@ def card_banks(card, turn_rules, shift, on_last_cross, score, opponent, turn_tot
     offering = in_hand >= (card.last_cross_offer_dice if on_last_cross else card.offer_dice)
     if turn_rules.exact and card.finish_within > 0 and \
             (card.finish_dice == 0 or in_hand <= card.finish_dice) and \
-            target - score - turn_total <= card.finish_within and \
+            card.finish_from <= target - score - turn_total <= card.finish_within and \
+            not (card.finish_yields_within > 0 and
+                 target - opponent <= card.finish_yields_within) and \
             not (offering and offers_finish(turn_rules, opponent, turn_total, in_hand,
                                             card.finish_unless_within)):
         return True
     window = card.offer_within if offering else card.offer_fewer_within if in_hand > 1 else 0
     if offers_finish(turn_rules, opponent, turn_total, in_hand, window):
         return False
-    chasing = (card.chase_within > 0 and target - opponent <= card.chase_within) or \
-        (card.chase_behind > 0 and opponent - score >= card.chase_behind)
     home = card.home_within > 0 and target - score <= card.home_within
-    row = card.chase_bank if chasing else card.home_bank if home else card.bank
+    row = card.chase_bank if chasing(card, target, score, opponent) else \
+        card.home_bank if home else card.bank
     return turn_total >= row[in_hand] + shift
+
+
+def chasing(card, target, score, opponent):
+    """Whether the card's chase row applies: the other player is within
+    ``chase_within`` of the target, or leads by ``chase_behind``."""
+    return (card.chase_within > 0 and target - opponent <= card.chase_within) or \
+        (card.chase_behind > 0 and opponent - score >= card.chase_behind)
+
+
+def points_from(card, target, score, opponent):
+    """The turn total from which the card keeps the most points at a turn
+    start (``most_points_from``, or its chase or lead value where that
+    applies and is set); 0: never."""
+    if chasing(card, target, score, opponent):
+        other = card.chase_most_points_from
+    elif score > opponent:
+        other = card.lead_most_points_from
+    else:
+        other = 0
+    return other if other > 0 else card.most_points_from
 
 
 def offers_finish(turn_rules, opponent, turn_total, in_hand, within):
@@ -219,7 +253,7 @@ def offers_finish(turn_rules, opponent, turn_total, in_hand, within):
         not offer_only_overshoots(turn_rules, opponent, turn_total)
 
 
-def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
+def keep_score(card, most_points_from, turn_total, units, dice_after, banks_after, to_go):
     """How the card ranks a keep of ``units`` points from ``turn_total``
     that neither wins nor overshoots, leaving ``to_go`` to an exact target
     (anything past ``end_within`` elsewhere), after which the card banks
@@ -229,12 +263,14 @@ def keep_score(card, turn_total, units, dice_after, banks_after, to_go):
     target what is left to go matters more than the dice: a die left is
     worth ``end_die`` and a remainder that needs a 5 (50, 150, ...) counts
     ``odd_fifty`` less. A keep of hot dice that must be rolled counts
-    ``hot_dice_cost`` of its turn total less from ``hot_dice_from``."""
+    ``hot_dice_cost`` of its turn total less from ``hot_dice_from``. From
+    ``most_points_from`` (:func:`points_from`; 0: never) the points alone
+    rank a keep."""
     tie_break = dice_after / 1024
     after = turn_total + units
     forced = (dice_after == card.hot_dice) * (after >= card.hot_dice_from) * (card.hot_dice > 0)
     points = units - forced * card.hot_dice_cost * after
-    if card.most_points_from > 0 and turn_total >= card.most_points_from:
+    if most_points_from > 0 and turn_total >= most_points_from:
         return points + tie_break
     in_end = (to_go <= card.end_within) * (card.end_within > 0)
     end = card.end_bonus + card.end_die * dice_after - \
@@ -257,8 +293,8 @@ def keep_rank(card, turn_rules, shift, on_last_cross, score, opponent, turn_tota
         return -1e300       # last, yet above the -inf a search for the best starts from
     banks_after = card.bank_keep_worth != 0 and card_banks(
         card, turn_rules, shift, on_last_cross, score, opponent, after, dice_after)
-    return keep_score(card, turn_total, units, dice_after, banks_after,
-                      turn_rules.target - score - after)
+    return keep_score(card, points_from(card, turn_rules.target, score, opponent), turn_total,
+                      units, dice_after, banks_after, turn_rules.target - score - after)
 
 
 def card_takes(card, turn_rules, score, opponent, offer_total, offer_dice):
@@ -310,6 +346,14 @@ class Card:
     most_points_from: int = 0
     """With this turn total or more before the roll, keep the most points
     (the dice left are soon banked); 0: never."""
+    chase_most_points_from: int = 0
+    """``most_points_from`` near the other player's end (where
+    ``chase_bank`` applies): the card banks late there, so the dice left
+    are worth keeping longer; 0: the same."""
+    lead_most_points_from: int = 0
+    """``most_points_from`` for a player who leads (the chase row aside):
+    a leader banks sooner, so points count before dice sooner; 0: the
+    same."""
     take_at: int = 0
     take_die: int = 0
     take_one_at: int = 0
@@ -331,6 +375,17 @@ class Card:
     against 48.70%; with no cross the roll, 49.33% against 49.01%); 0:
     ``offer_dice`` there too."""
     finish_within: int = 0
+    finish_from: int = 0
+    """``finish_within`` applies to a bank that leaves this much or more
+    to go: what is left must be worth the wait (cinq-mille-exact, 4,600
+    against 4,300 with 3 dice: 200 set aside, the bank, leaving 200, wins
+    78.31% against 75.73%; 300 set aside, leaving 100, the roll, 82.52%
+    against 81.24%); 0: any."""
+    finish_yields_within: int = 0
+    """``finish_within`` does not apply once the other player is within
+    this much of the target: they may finish before what is left is made
+    (cinq-mille-exact, 4,600 against 4,750 with 200 set aside and 3 dice:
+    the roll wins 43.85% against the bank's 40.02%); 0: however near."""
     finish_dice: int = 0
     """``finish_within`` applies with at most this many dice in hand (with
     more, a roll is worth more than the finish); 0: with any."""
@@ -422,10 +477,12 @@ class Card:
                          side["chase_bank"], units(self.chase_behind),
                          units(self.home_within), side["home_bank"],
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
-                         units(self.most_points_from),
+                         units(self.most_points_from), units(self.chase_most_points_from),
+                         units(self.lead_most_points_from),
                          units(self.take_at), units(self.take_die), units(self.take_one_at),
                          units(self.take_one_behind), units(self.take_one_behind_by),
                          units(self.last_cross), units(self.finish_within),
+                         units(self.finish_from), units(self.finish_yields_within),
                          self.finish_dice, units(self.race_within), units(self.leave_at_least),
                          self.bank_keep_worth / u,
                          units(self.end_within) if rules.exact_target else 0,

@@ -32,8 +32,9 @@ def _keep_lines(card, rules: Rules) -> list[str]:
             f"{k}: {w:,}" for k, w in reversed(list(enumerate(worth, start=1))))]
     if card.bank_keep_worth:
         lines.append(f"  + {card.bank_keep_worth:,} for a keep after which you bank")
-    if card.most_points_from:
-        lines.append(f"  with {card.most_points_from:,} or more set aside: the most points")
+    most_points = _most_points(card, rules)
+    if most_points:
+        lines.append("  " + most_points)
     if card.hot_dice_cost and rules.hot_dice_forced:
         lines[-1] += ";"
         lines.append(f"  a keep of every die (all {rules.dice} to roll again) that brings the turn "
@@ -43,12 +44,46 @@ def _keep_lines(card, rules: Rules) -> list[str]:
     return lines
 
 
+def _most_points(card, rules: Rules) -> str:
+    """From which turn total the card keeps the most points, and where
+    (:func:`solver.card.points_from`): "" where never."""
+    when_chasing = _chase_when(card, rules, "if ")
+    chase = card.chase_most_points_from if when_chasing else 0
+    lead = card.lead_most_points_from
+    # No turn total reaches the target: from there is never.
+    never = "never" if chase >= rules.target else ""
+    if card.most_points_from:
+        # The chase row's value first: it decides where both apply.
+        other = [f"{never or f'{chase:,}'} {when_chasing}"] if chase else []
+        if lead:
+            other.append(f"{'else ' if other else ''}{lead:,} if you lead")
+        return f"with {card.most_points_from:,} or more set aside: the most points" + (
+            f" ({', '.join(other)})" if other else "")
+    # Never is this branch's rule already, unless it holds back the lead's.
+    other = [f"{never or f'from {chase:,} set aside'} {when_chasing}"] \
+        if chase and (lead or not never) else []
+    if lead:
+        other.append(f"{'else ' if other else ''}from {lead:,} if you lead")
+    return "the most points " + ", ".join(other) if other else ""
+
+
 def _end_lines(card, rules: Rules) -> list[str]:
     bonus = f" + {card.end_bonus:,}" if card.end_bonus else ""
     die = f" + {card.end_die:,} a die left to roll" if card.end_die else ""
     odd = f", {card.odd_fifty:,} less if that needs a 5 (50, 150, ...)" if card.odd_fifty else ""
     return [f"  leaving {card.end_within:,} or less to {rules.target:,}: "
             f"the points{bonus}{die}{odd}."]
+
+
+def _chase_when(card, rules: Rules, verb: str = "") -> str:
+    """Where the card's chase row applies, as a person says it ("" where
+    never); ``verb``: "if " to make it a clause ("if the other player is
+    within ...")."""
+    when = [f"{'you are ' if verb else ''}trailing by {card.chase_behind:,} or more"] \
+        if card.chase_behind else []
+    when += [f"the other player {'is ' if verb else ''}within {card.chase_within:,} of "
+             f"{rules.target:,}"] if card.chase_within else []
+    return verb + " or ".join(when) if when else ""
 
 
 def _offer_rule(card, rules) -> str:
@@ -89,12 +124,9 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if card.race_within:
         lines.append(f"  either player within {card.race_within:,} of {rules.target:,}: "
                      "never bank short of it")
-    chasing = bool((card.chase_within or card.chase_behind) and card.chase_bank)
+    chasing = bool(_chase_when(card, rules) and card.chase_bank)
     if chasing:
-        when = [f"trailing by {card.chase_behind:,} or more"] if card.chase_behind else []
-        when += [f"the other player within {card.chase_within:,} of {rules.target:,}"] \
-            if card.chase_within else []
-        lines.append("  " + " or ".join(when) + f": bank at {_changed(card.chase_bank, card)}")
+        lines.append(f"  {_chase_when(card, rules)}: bank at {_changed(card.chase_bank, card)}")
     if card.home_within and card.home_bank:
         lines.append(("  else, " if chasing else "  ")
                      + f"yourself within {card.home_within:,} of {rules.target:,}: "
@@ -125,9 +157,14 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
             f" with less than {card.leave_unless:,} set aside" if card.leave_unless else ""))
     finish = rules.exact_target and card.finish_within
     if finish:
-        lines.append(f"  or bank whatever leaves {card.finish_within:,} or less to "
+        leaves = (f"between {card.finish_from:,} and {card.finish_within:,}" if card.finish_from
+                  else f"{card.finish_within:,} or less")
+        lines.append(f"  or bank whatever leaves {leaves} to "
                      f"{rules.target:,}" + (f", with {card.finish_dice} dice or fewer"
                                             if card.finish_dice else ""))
+        if card.finish_yields_within:
+            lines[-1] += (f",\n    unless the other player is within "
+                          f"{card.finish_yields_within:,} of it")
         if offer_rule and not offer_first and card.finish_unless_within:
             lines[-1] += (f",\n    unless, with {card.offer_dice} dice or more, the other "
                           f"player, taking over, would be within "

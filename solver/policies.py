@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from .compiled_rules import dice_left, may_bank, drop_stale_caches
-from .card import card_banks, card_situation, card_takes, keep_score
+from .card import card_banks, card_situation, card_takes, keep_score, points_from
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
@@ -246,7 +246,8 @@ class PolicyTables(NamedTuple):
     ``Z[slot]`` and win value ``win[slot]``; and per seat the policy kind
     (``kinds``: TABLE, OPTIMAL, RANDOM) and whether its guards are on;
     ``points_from[slot]``: the turn total from which a keep is worth its
-    points alone (a card's ``most_points_from``; :data:`NEVER` elsewhere)."""
+    points alone (a card's :func:`solver.card.points_from`; :data:`NEVER`
+    elsewhere)."""
     V: np.ndarray
     bank: np.ndarray
     take: np.ndarray
@@ -459,12 +460,12 @@ class CardCache(OptimalCache):
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points.
-        store.V[slot] = keep_score(card, 0, t, n, bank, T - score - t)
+        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t)
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank
         store.take[slot] = self.takes(score, opponent)
-        store.points_from[slot] = card.most_points_from or NEVER
+        store.points_from[slot] = points_from(card, T, score, opponent) or NEVER
         self.replays += 1
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -105,9 +106,11 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     assert list(card.compiled(rules).left_worth) == [0, 1, 2, 3, 4, 5]
 
 
-# To exactly 1,500, with the end rule too (solver.card.keep_score).
+# To exactly 1,500, with the end rule too (solver.card.keep_score), and the
+# most points from 250 near the other player's end, from 350 for a leader.
 EXACT_CARD = dataclasses.replace(CARD, game="cinq-mille-exact", end_within=400, end_die=50,
-                                 odd_fifty=100)
+                                 odd_fifty=100, chase_within=400, chase_most_points_from=250,
+                                 lead_most_points_from=350)
 
 
 @pytest.mark.parametrize("game, card", [("cinq-mille", CARD), ("cinq-mille-exact", EXACT_CARD)])
@@ -146,8 +149,10 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
 def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
     """The simulator's card tables (solver.policies.CardCache, read by
     solver.game_loop.keep_value) pick, at every turn total and roll of the
-    last 400 points to exactly 1,500, the keep solver.card.keep_rank ranks
-    first: the end rule is written once, in solver.card.keep_score."""
+    last 400 points to exactly 1,500, against 1,000 (the player leads) and
+    1,300 (the other player is near the end), the keep solver.card.keep_rank
+    ranks first: the end rule and where the most points count are written
+    once, in solver.card.keep_score and solver.card.points_from."""
     from solver.card import keep_rank, threshold_shift
     from solver.dice import keep_table
     from solver.game_loop import keep_value
@@ -159,10 +164,10 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
     compiled, dice = cache.card, keep_table(rules)
     store = TableStore(rules, 3)
     space, T, checked = table.space, rules.target_units, 0
-    for score in range(T - 8, T):
-        m, w = space.index_of_score(score), space.index_of_score(20)
+    for score, opponent in itertools.product(range(T - 8, T), (20, 26)):
+        m, w = space.index_of_score(score), space.index_of_score(opponent)
         cache.fill(store, 2, m, w)
-        shift = threshold_shift(compiled, score, 20, False)
+        shift = threshold_shift(compiled, score, opponent, False)
         for n in range(1, rules.dice + 1):
             first = dice.keep_start[n]
             for r in range(len(dice.roll_prob[n])):
@@ -175,9 +180,9 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
                     by_table = [keep_value(turn, store.V, 2, -1e300, 1e300, score, t, n,
                                            int(units[i]), int(used[i]), bool(win[i]),
                                            store.points_from[2]) for i in range(len(ks))]
-                    by_card = [keep_rank(compiled, turn, shift, False, score, 20, t, int(units[i]),
-                                         dice_left(turn, n, int(used[i])), bool(win[i]))
-                               for i in range(len(ks))]
+                    by_card = [keep_rank(compiled, turn, shift, False, score, opponent, t,
+                                         int(units[i]), dice_left(turn, n, int(used[i])),
+                                         bool(win[i])) for i in range(len(ks))]
                     assert np.argmax(by_table) == np.argmax(by_card), (score, t, n, r)
                     checked += 1
     assert checked > 1000

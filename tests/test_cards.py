@@ -296,6 +296,69 @@ def test_the_finish_applies_with_few_dice_in_hand():
         in card.text(rules)
 
 
+def test_the_finish_may_want_enough_left_to_go():
+    """cinq-mille-exact at 4,600 against 4,300 with 3 dice (its table,
+    `farkle advise cinq-mille-exact --me 4600 --opp 4300 --turn 200 --dice
+    3`): with 200 set aside, the bank, leaving 200, wins 78.31% against the
+    roll's 75.73%; with 300 set aside, leaving 100, the roll wins, 82.52%
+    against 81.24%. A finish from 150 to 200 left banks the first and
+    not the second; with more than 3 dice, neither; and near the other
+    player's end it may yield."""
+    rules = get_rules("cinq-mille-exact")
+    card = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), open_at=750,
+                finish_within=200, finish_from=150, finish_dice=3)
+    compiled = card.compiled(rules)
+    assert card_bank(compiled, rules, 4600, [4300], 200, 3)
+    assert not card_bank(compiled, rules, 4600, [4300], 300, 3)
+    assert not card_bank(compiled, rules, 4600, [4300], 200, 4)
+    unbounded = dataclasses.replace(card, finish_from=0).compiled(rules)
+    assert card_bank(unbounded, rules, 4600, [4300], 300, 3)
+    assert "or bank whatever leaves between 150 and 200 to 5,000, with 3 dice or fewer" \
+        in card.text(rules)
+    # Against 4,750 the roll wins, 43.85% against 40.02% (`--opp 4750`):
+    # the other player may finish before the 200 left is made.
+    yielding = dataclasses.replace(card, finish_yields_within=250)
+    assert card_bank(compiled, rules, 4600, [4750], 200, 3)
+    assert not card_bank(yielding.compiled(rules), rules, 4600, [4750], 200, 3)
+    assert card_bank(yielding.compiled(rules), rules, 4600, [4300], 200, 3)
+    assert "with 3 dice or fewer,\n    unless the other player is within 250 of it\n" \
+        in yielding.text(rules)
+
+
+def test_the_most_points_come_later_when_chasing_and_sooner_when_leading():
+    """cinq-mille-exact's table (`farkle advise cinq-mille-exact --me 3000
+    --opp 4600 --turn 700 --roll 1 5 2 2 3`): with the other player within
+    500 of the end and 700 set aside, keeping the 1 alone (4 dice left)
+    wins 13.87%, 1 5 (3 dice) 11.83%, so the most points from 600 costs
+    there; leading 3,000 to 2,000 with 450 set aside (`--opp 2000 --turn
+    450`), 1 5 then the bank wins 87.70%, the 1 alone 87.16%, so a leader
+    wants the most points before 600."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("cinq-mille-exact")
+    card = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), behind=50, gap_step=500,
+                chase_within=500, chase_bank=(300, 350, 700, 3200, 3700), open_at=750,
+                left_worth=(100, 50, 100, 200, 250), most_points_from=600,
+                bank_keep_worth=25)
+    fitted = dataclasses.replace(card, chase_most_points_from=2000, lead_most_points_from=250)
+
+    def kept(card, opponent, turn_total):
+        options = list(keeps(rules, counts_of([1, 5, 2, 2, 3])))
+        return sorted(card_keep(card.compiled(rules), rules, 3000, [opponent], turn_total, 5,
+                                options).dice)
+    assert kept(card, 4600, 700) == [1, 5] and kept(fitted, 4600, 700) == [1]
+    assert kept(card, 2000, 450) == [1] and kept(fitted, 2000, 450) == [1, 5]
+    # Behind and not chased, the 600 stands (3,000 against 3,500, 450 set aside).
+    assert kept(fitted, 3500, 450) == kept(card, 3500, 450) == [1]
+    assert "with 600 or more set aside: the most points (2,000 if the other player is " \
+        "within 500 of 5,000, else 250 if you lead)." in fitted.text(rules)
+    # From the target on is never: no turn total gets there.
+    never = dataclasses.replace(fitted, chase_most_points_from=5000)
+    assert kept(never, 4600, 700) == [1]
+    assert "the most points (never if the other player is within 500 of 5,000, else 250 " \
+        "if you lead)." in never.text(rules)
+
+
 def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
     """cinq-mille-exact at 4,700 against 4,000, nothing set aside (its
     committed table: `farkle advise cinq-mille-exact --me 4700 --opp 4000
