@@ -94,7 +94,8 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         + (("every card" if len(goal) == len(cards) else "the cards of "
             + ", ".join(games[n].label if n in games else n for n in goal))
            if goal else "no card")
-        + (" meet. " if goal and len(goal) < len(cards) else " meets. ") + first_guess + "The card of "
+        + (" meet. " if goal and len(goal) < len(cards) else " meets. ") + first_guess
+        + "The card of "
         + (games[example].label if example in games else example) + ":")
     figure = departures(figs, cards, games)
     from solver.rules import get_rules
