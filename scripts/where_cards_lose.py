@@ -74,23 +74,14 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
     go, the largest ``rows`` shares up to 1,000 left."""
     from collections import defaultdict
 
-    from solver.card import card_situation
-    from solver.card_regret import card_choice
-    from solver.states import last_cross_states
-    from solver.turn_rules import TurnRules
-    rules, space = solution.rules, solution.space
-    turn, compiled = TurnRules.of(rules), card.compiled(rules)
-    on_last_cross = last_cross_states(rules, space)
+    from solver.card_regret import choices_at
+    rules = solution.rules
+    banks = [visit for visit in visits if visit.kind == "bank"]
     lost, count = defaultdict(float), defaultdict(int)
-    for visit in visits:
-        if visit.kind != "bank":
-            continue
-        score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
+    for visit, score, _, choice in choices_at(solution, card, banks):
         left = (rules.target_units - score - visit.turn_total) * rules.unit
         if left > 1000:
             continue
-        here = card_situation(compiled, score, opponent, bool(on_last_cross[visit.mover]))
-        choice = card_choice(compiled, turn, *here, visit)
         key = (visit.dice, left, "bank" if choice == 0 else "roll")
         lost[key] += visit.regret(choice) / games
         count[key] += 1

@@ -233,17 +233,23 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
     return result
 
 
-def regret_of(solution, card, visits: list, games: int) -> float:
-    """The regret per game of ``card`` at ``visits`` (another card's
-    decisions over ``games`` games, :func:`card_regret`): the first-order
-    estimate of its loss (module docstring)."""
+def choices_at(solution, card, visits: list):
+    """``(visit, score, opponent, choice)`` for each of ``visits`` (another
+    card's decisions, :func:`card_regret`): ``card``'s choice there, with
+    the scores (units) it was made at."""
     rules, space = solution.rules, solution.space
     turn = TurnRules.of(rules)
     on_last_cross = last_cross_states(rules, space)
     compiled = card.compiled(rules)
-    total = 0.0
     for visit in visits:
         score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
         here = card_situation(compiled, score, opponent, bool(on_last_cross[visit.mover]))
-        total += visit.regret(card_choice(compiled, turn, *here, visit))
-    return total / games
+        yield visit, score, opponent, card_choice(compiled, turn, *here, visit)
+
+
+def regret_of(solution, card, visits: list, games: int) -> float:
+    """The regret per game of ``card`` at ``visits`` (another card's
+    decisions over ``games`` games, :func:`card_regret`): the first-order
+    estimate of its loss (module docstring)."""
+    return sum(visit.regret(choice)
+               for visit, _, _, choice in choices_at(solution, card, visits)) / games

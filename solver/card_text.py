@@ -47,23 +47,24 @@ def _keep_lines(card, rules: Rules) -> list[str]:
 def _most_points(card, rules: Rules) -> str:
     """From which turn total the card keeps the most points, and where
     (:func:`solver.card.points_from`): "" where never."""
+    base, lead = card.most_points_from, card.lead_most_points_from
     when_chasing = _chase_when(card, rules, "if ")
     chase = card.chase_most_points_from if when_chasing else 0
-    lead = card.lead_most_points_from
-    # No turn total reaches the target: from there is never.
-    never = "never" if chase >= rules.target else ""
-    if card.most_points_from:
-        # The chase row's value first: it decides where both apply.
-        other = [f"{never or f'{chase:,}'} {when_chasing}"] if chase else []
-        if lead:
-            other.append(f"{'else ' if other else ''}{lead:,} if you lead")
-        return f"with {card.most_points_from:,} or more set aside: the most points" + (
-            f" ({', '.join(other)})" if other else "")
-    # Never is this branch's rule already, unless it holds back the lead's.
-    other = [f"{never or f'from {chase:,} set aside'} {when_chasing}"] \
-        if chase and (lead or not never) else []
+    # A total from the target on is never reached; without a total of its
+    # own the card never keeps the most points, so "never" near the other
+    # player's end is worth saying only beside the lead's total.
+    never = chase >= rules.target
+    if never and not (base or lead):
+        chase = 0
+    # With a total of its own the others are in brackets after it; the
+    # chase row's first: it decides where both apply.
+    amount = "{:,}" if base else "from {:,} set aside"
+    other = [f"{'never' if never else amount.format(chase)} {when_chasing}"] if chase else []
     if lead:
-        other.append(f"{'else ' if other else ''}from {lead:,} if you lead")
+        other.append(f"{'else ' if other else ''}{'' if base else 'from '}{lead:,} if you lead")
+    if base:
+        return f"with {base:,} or more set aside: the most points" + (
+            f" ({', '.join(other)})" if other else "")
     return "the most points " + ", ".join(other) if other else ""
 
 
@@ -124,9 +125,10 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if card.race_within:
         lines.append(f"  either player within {card.race_within:,} of {rules.target:,}: "
                      "never bank short of it")
-    chasing = bool(_chase_when(card, rules) and card.chase_bank)
+    when_chasing = _chase_when(card, rules)
+    chasing = bool(when_chasing and card.chase_bank)
     if chasing:
-        lines.append(f"  {_chase_when(card, rules)}: bank at {_changed(card.chase_bank, card)}")
+        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card)}")
     if card.home_within and card.home_bank:
         lines.append(("  else, " if chasing else "  ")
                      + f"yourself within {card.home_within:,} of {rules.target:,}: "

@@ -459,7 +459,8 @@ class CardCache(OptimalCache):
                 bank[t, n] = card_banks(card, turn, *here, t, n)
         t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
-        # turn totals differ by their points.
+        # turn totals differ by their points. From points_from[slot] on the
+        # loop ranks them by points alone, so V leaves that rule out.
         store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t)
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
