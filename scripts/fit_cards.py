@@ -132,6 +132,9 @@ def fields_to_fit(rules) -> list[str]:
         names += ["leave_at_least", "lone_die_leaves", "leave_unless"]
     if rules.exact_target:
         names += ["finish_within", "finish_from", "finish_yields_within", "finish_dice"]
+        if rules.crosses:
+            # A zero turn costs a cross too: the end comes sooner with one.
+            names += ["crossed_finish_dice", "crossed_two_dice_leaves"]
         if chooses_keeps(rules):
             names += ["end_within", "end_die", "odd_fifty", "end_bonus"]
     return names
@@ -173,7 +176,7 @@ def put(card: Card, name: str, value: int) -> Card:
     return dataclasses.replace(card, **{name: value})
 
 
-COUNTS = {"finish_dice", "offer_dice", "last_cross_offer_dice"}
+COUNTS = {"finish_dice", "crossed_finish_dice", "offer_dice", "last_cross_offer_dice"}
 """Fields that count dice, not points: moved by one die at a time, from 0
 to every die."""
 

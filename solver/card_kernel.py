@@ -26,23 +26,23 @@ threshold_shift, card_banks, keep_rank, card_takes = (
 
 
 @njit(cache=True)
-def card_plan(card, rules, dice, score, opponent, on_last_cross, rows, plan):
+def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
     """The card's decisions (:mod:`solver.card`) at a turn start of D at
     ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
     every turn total and dice, and the keep of every roll class."""
     _, prob, keep_first, keep_units, keep_col = dice[:5]
     D = rules.dice
     T = rules.target - score
-    shift = threshold_shift(card, score, opponent, on_last_cross)
+    shift = threshold_shift(card, score, opponent, crossed)
     for t in range(min(rows, T)):
         for n in range(1, D + 1):
-            plan.banked[t, n] = card_banks(card, rules, shift, on_last_cross, score, opponent,
+            plan.banked[t, n] = card_banks(card, rules, shift, crossed, score, opponent,
                                            t, n)
     for t in range(rows):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
             for k in range(keep_first[r], keep_first[r + 1]):
-                value = keep_rank(card, rules, shift, on_last_cross, score, opponent, t,
+                value = keep_rank(card, rules, shift, crossed, score, opponent, t,
                                   keep_units[k], keep_col[k], keep_col[k] == 0)
                 if value > best:
                     best, chosen = value, k

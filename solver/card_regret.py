@@ -35,7 +35,7 @@ Where a game has crosses, a player's state is a state of the table's
 space (score, crosses and what the table remembers of the previous score):
 a zero turn moves it as the table does (``zero_next``: the crosses model's
 fall, for a model table), and the card's last-cross rule reads it
-(:func:`solver.states.last_cross_states`).
+(:func:`solver.states.cross_states`).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import numpy as np
 from .card import card_banks, card_situation, card_takes, keep_rank
 from .dice import keep_table
 from .solution import replay
-from .states import last_cross_states
+from .states import cross_states
 from .turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
 
 
@@ -143,7 +143,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
     rules = solution.rules
     turn = TurnRules.of(rules)
     space = solution.space
-    on_last_cross = last_cross_states(rules, space)
+    crossed = cross_states(rules, space)
     dice = keep_table(rules).packed()
     compiled = card.compiled(rules)
     # The table's turn arrays per turn start, computed once each.
@@ -166,7 +166,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
-        here = card_situation(compiled, score, opponent, bool(on_last_cross[m]))
+        here = card_situation(compiled, score, opponent, int(crossed[m]))
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):
             visit = Visit("take", offer_dice, m, w, offer_total,
@@ -239,11 +239,11 @@ def choices_at(solution, card, visits: list):
     the scores (units) it was made at."""
     rules, space = solution.rules, solution.space
     turn = TurnRules.of(rules)
-    on_last_cross = last_cross_states(rules, space)
+    crossed = cross_states(rules, space)
     compiled = card.compiled(rules)
     for visit in visits:
         score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
-        here = card_situation(compiled, score, opponent, bool(on_last_cross[visit.mover]))
+        here = card_situation(compiled, score, opponent, int(crossed[visit.mover]))
         yield visit, score, opponent, card_choice(compiled, turn, *here, visit)
 
 

@@ -4,8 +4,8 @@ the bots and ``farkle advise --card`` ask them.
 
 The rule itself is :mod:`solver.card`'s, in units; these wrappers only
 convert: a score ``s`` points is ``s // unit``, the opponent is the leader
-among ``opponents``, a line is on its last cross as
-:func:`solver.states.last_cross_states` would place it, and the shift is
+among ``opponents``, a line's crosses count as
+:func:`solver.states.cross_state` reads them, and the shift is
 the card's for all that.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 from .card import Card, CardRules, card_banks, card_situation, card_takes, keep_rank
 from .errors import UsageError
 from .rules import Rules
+from .states import cross_state
 from .turn_rules import TurnRules, dice_left
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
@@ -40,23 +41,21 @@ def card_for(rules: Rules) -> tuple[Card, dict | None, dict]:
     return Card.from_dict(entry["card"]), entry.get("loss"), entry.get("simple", {})
 
 
-def on_last_cross(rules: Rules, line) -> bool:
-    """A score-sheet line (points, or :class:`solver.states.Line`) on its
-    last cross with a fall ahead."""
+def crossed(rules: Rules, line) -> int:
+    """A score-sheet line's crosses as the card reads them (points, or a
+    :class:`solver.states.Line`): :func:`solver.states.cross_state`."""
     score = getattr(line, "score", line)
-    previous = getattr(line, "previous", None)
-    return bool(rules.crosses and getattr(line, "crosses", 0) == rules.crosses - 1
-                and previous is not None and previous != score and score > 0)
+    return cross_state(rules, score, getattr(line, "crosses", 0), getattr(line, "previous", None))
 
 
 def _situation(card: CardRules, rules: Rules, me, opponents):
     """:func:`solver.card.card_situation` (units) for score-sheet lines
-    (points, or as :func:`on_last_cross` takes them; the leader is the
+    (points, or as :func:`crossed` takes them; the leader is the
     opponent)."""
     unit = rules.unit
     score = getattr(me, "score", me) // unit
     leader = max(getattr(o, "score", o) for o in opponents) // unit
-    return card_situation(card, score, leader, on_last_cross(rules, me))
+    return card_situation(card, score, leader, crossed(rules, me))
 
 
 def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int) -> bool:

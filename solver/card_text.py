@@ -104,6 +104,18 @@ def _offer_rule(card, rules) -> str:
             + "".join(f";\n    with {dice}, within {within:,}" for dice, within in rest))
 
 
+def _finish_dice(card, rules: Rules) -> str:
+    """The finish's dice in hand: ", with 3 dice or fewer (any dice with a
+    cross)", or nothing where it holds with any dice, cross or not."""
+    def dice(count):
+        return "any dice" if count in (0, rules.dice) else f"{count} dice or fewer"
+    plain = dice(card.finish_dice)
+    crossed = dice(card.crossed_finish_dice or card.finish_dice)
+    if rules.crosses and crossed != plain:
+        return f", with {plain} ({crossed} with a cross)"
+    return "" if plain == "any dice" else f", with {plain}"
+
+
 def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
     its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it."""
@@ -150,9 +162,13 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     # amount of one unit forbids nothing and goes unsaid.
     least = card.leave_at_least if card.leave_at_least > rules.unit else 0
     lone_leaves = card.lone_die_leaves or card.leave_at_least
+    crossed_leaves = card.crossed_two_dice_leaves or card.leave_at_least
     if least or lone_leaves > rules.unit:
+        fewer = ([f"{lone_leaves:,} with one die"] if lone_leaves != least else []) + (
+            [f"with a cross, {crossed_leaves:,} with two"]
+            if rules.crosses and crossed_leaves != least else [])
         leave = (f"never bank leaving less than {least:,}"
-                 + (f" ({lone_leaves:,} with one die)" if lone_leaves != least else "")
+                 + (f" ({'; '.join(fewer)})" if fewer else "")
                  if least else
                  f"with one die, never bank leaving less than {lone_leaves:,}")
         lines.append(f"  {leave} to {rules.target:,}" + (
@@ -162,8 +178,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         leaves = (f"between {card.finish_from:,} and {card.finish_within:,}" if card.finish_from
                   else f"{card.finish_within:,} or less")
         lines.append(f"  or bank whatever leaves {leaves} to "
-                     f"{rules.target:,}" + (f", with {card.finish_dice} dice or fewer"
-                                            if card.finish_dice else ""))
+                     f"{rules.target:,}" + _finish_dice(card, rules))
         if card.finish_yields_within:
             lines[-1] += (f",\n    unless the other player is within "
                           f"{card.finish_yields_within:,} of it")

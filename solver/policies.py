@@ -59,7 +59,7 @@ from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
 from .solution import replay
-from .states import last_cross_states
+from .states import cross_states
 from .turn_rules import TurnRules
 
 drop_stale_caches(__file__)
@@ -431,7 +431,7 @@ class CardCache(OptimalCache):
         super().__init__(solution, rules, base)
         self.card = card.compiled(rules)
         self.turn = TurnRules.of(rules)
-        self.last_cross = last_cross_states(rules, solution.space)
+        self.crossed = cross_states(rules, solution.space)
         self.takes_by_scores: dict[tuple[int, int], np.ndarray] = {}
 
     def takes(self, score: int, opponent: int) -> np.ndarray:
@@ -452,7 +452,7 @@ class CardCache(OptimalCache):
         card, turn = self.card, self.turn
         T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
-        here = card_situation(card, score, opponent, bool(self.last_cross[m]))
+        here = card_situation(card, score, opponent, int(self.crossed[m]))
         bank = np.zeros((T, D + 1), dtype=np.uint8)
         for t in range(T - score):          # from T - score on, no bank is allowed
             for n in range(1, D + 1):

@@ -59,7 +59,7 @@ from .game import solve_functional
 from .multi_kernel import (EPS, MultiValues, NodeMix, Seats, multi_work, rotate_into,
                            take_index, turn_dp_vec)
 from .multiplayer import build_multi_blocks
-from .states import last_cross_states
+from .states import cross_states
 from .turn import pad
 from .turn_rules import OVERSHOOT, TurnRules
 
@@ -234,14 +234,14 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
 
 @njit(cache=True)
 def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
-               plans, mode, card, last_cross):
+               plans, mode, card, crossed):
     """Every pair ``(o, node)`` of block ``b``: record the decisions (in
     ``plans``, two per node, their ``bank_q`` and ``keep_q`` -1), then
     solve the block's linear system exactly; returns the largest change of
     ``U``. ``mode`` says what D plays (TABLE: a check, D's chance is then
     the table's; DUEL; MODEL, the turn DP over ``policies.model_V``; CARD,
-    the record ``card``, with ``last_cross[p]`` true where state ``p`` is on
-    its last cross before a fall)."""
+    the record ``card``, with ``crossed[p]`` state ``p``'s crosses as the
+    card reads them, :func:`solver.states.cross_states`)."""
     U, take_U = evaluation.U, evaluation.take_U
     N = seats.players
     D = rules.dice
@@ -285,7 +285,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         leader, best = leader_of(seats, moves.score, node)
         own_plan = _plan(plans, 2 * i + 1)
         if mode == CARD:
-            card_plan(card, rules, dice, moves.score[p1], best, last_cross[p1], rows[i],
+            card_plan(card, rules, dice, moves.score[p1], best, crossed[p1], rows[i],
                       own_plan)
         elif mode == DUEL:
             pair = p1 * seats.P + leader
@@ -377,7 +377,7 @@ def block_plan_compiled(nodes, rows, D, classes):
 
 @njit(cache=True, parallel=True)
 def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
-               a_rows, pool, mode, card, last_cross, changes):
+               a_rows, pool, mode, card, crossed, changes):
     """The blocks of one level; each thread records its plans in its own
     part of ``pool`` (allocating them per block cost more than the turns)."""
     per_thread = len(pool.banked) // numba.config.NUMBA_NUM_THREADS
@@ -392,7 +392,7 @@ def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, 
                         pool.keep_margin[first:first + per_thread],
                         pool.keep_chosen[first:first + per_thread])
         changes[b] = eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies,
-                                evaluation, a_rows, plans, mode, card, last_cross)
+                                evaluation, a_rows, plans, mode, card, crossed)
 
 
 def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: int = 200,
@@ -463,7 +463,7 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
     a_rows = pad(rules, rules.target_units)
     changes = np.zeros(len(blocks.block_start) - 1)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
-    last_cross = last_cross_states(rules, space)
+    crossed = cross_states(rules, space)
     sweep_changes = []
     largest = int(np.max(np.diff(blocks.block_start)))
     pool = block_plan_compiled(2 * largest * numba.config.NUMBA_NUM_THREADS,
@@ -473,7 +473,7 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, pool, mode, card, last_cross, changes)
+                       evaluation, a_rows, pool, mode, card, crossed, changes)
         sweep_changes.append(float(changes.max()))
         if not has_falls or error_bound(sweep_changes) < tol:
             break

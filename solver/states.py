@@ -258,13 +258,25 @@ def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpa
     raise UsageError(f"unknown memory {memory!r}: use exact or model")
 
 
-def last_cross_states(rules: Rules, space: PlayerSpace) -> np.ndarray:
-    """True for the states on their last cross with a fall ahead (neither
-    fallen nor at 0)."""
-    if not rules.crosses:
-        return np.zeros(space.size, dtype=np.bool_)
-    return (space.crosses == rules.crosses - 1) & (space.previous != space.score) \
-        & (space.score > 0)
+NO_CROSS, CROSSED, LAST_CROSS = 0, 1, 2
+"""A player's crosses as a card reads them (:func:`cross_states`)."""
+
+
+def cross_state(rules: Rules, score: int, crosses: int, previous: int | None) -> int:
+    """``LAST_CROSS`` on the last cross with a fall ahead, ``CROSSED`` with
+    an earlier cross and a fall ahead, else ``NO_CROSS``. A fall is ahead
+    unless the player has fallen (``previous`` equal to ``score``) or
+    stands at 0; a previous score not remembered (None, or -1 in a space
+    that forgets it) leaves the fall ahead."""
+    if not rules.crosses or crosses == 0 or score == 0 or previous == score:
+        return NO_CROSS
+    return LAST_CROSS if crosses == rules.crosses - 1 else CROSSED
+
+
+def cross_states(rules: Rules, space: PlayerSpace) -> np.ndarray:
+    """:func:`cross_state` of every state of ``space``."""
+    return np.array([cross_state(rules, int(s), int(c), int(p)) for s, c, p in
+                     zip(space.score, space.crosses, space.previous)], dtype=np.int64)
 
 
 # ------------------------------------------------- score-sheet lines

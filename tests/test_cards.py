@@ -559,6 +559,51 @@ def test_on_the_last_cross_the_card_offers_more_dice():
     assert "count the offer rules" not in plain.text(rules)
 
 
+def test_with_a_cross_the_card_finishes_sooner():
+    """dix-mille at 9,500 against 9,000 (its table: `farkle advise dix-mille
+    --me 9500 --opp 9000 --crosses C --previous 9000 --turn T --dice N`):
+    with 250 set aside and 4 dice (leaving 250) the roll wins with no cross,
+    68.80% against 68.55%, the bank with one cross, 68.55% against 66.88%;
+    with 350 and 2 dice (leaving 150) the roll wins with no cross, 65.52%
+    against 64.83%, the bank with one cross, 64.83% against 62.80%: a zero
+    turn would cost a cross too. The card with the finish for 3 dice or
+    fewer (any with a cross) and 150 to leave with two dice and a cross
+    plays the four as optimal play does; a fallen player (previous score
+    equal to the score) has no fall ahead and plays as with no cross."""
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 2750, 5000), open_at=350, finish_within=300,
+                 finish_dice=3, leave_at_least=200, lone_die_leaves=150)
+    card = dataclasses.replace(plain, crossed_finish_dice=5, crossed_two_dice_leaves=150)
+    compiled = card.compiled(rules)
+    crossed, fallen = Line(9500, crosses=1, previous=9000), Line(9500, crosses=1, previous=9500)
+    for line, banks in ((Line(9500), False), (crossed, True), (fallen, False)):
+        assert card_bank(compiled, rules, line, [9000], 250, 4) == banks
+        assert card_bank(compiled, rules, line, [9000], 350, 2) == banks
+        assert not card_bank(plain.compiled(rules), rules, line, [9000], 350, 2)
+    assert "(150 with one die; with a cross, 150 with two)" in card.text(rules)
+    assert "300 or less to 10,000, with 3 dice or fewer (any dice with a cross)" in card.text(rules)
+    assert "with a cross" not in plain.text(rules)
+
+
+def test_cross_states_read_the_table_states_as_the_score_sheet():
+    """A table state's crosses (``cross_states``, the evaluation's and the
+    simulator's) and a score-sheet line's (``cross_state``, advice's) are
+    the same reading: on a small dix-mille, every state of the exact
+    memory, with the count of each kind not zero (so the test can fail)."""
+    from solver.states import (CROSSED, LAST_CROSS, NO_CROSS, cross_state, cross_states,
+                               player_space)
+    rules = get_rules("dix-mille", target=700)
+    space = player_space(rules, memory="exact")
+    codes = cross_states(rules, space)
+    for p in range(space.size):
+        score, crosses, previous = (int(space.score[p]), int(space.crosses[p]),
+                                    int(space.previous[p]))
+        assert codes[p] == cross_state(rules, score, crosses, previous)
+        if crosses == 0 or previous == score:
+            assert codes[p] == NO_CROSS
+    assert {NO_CROSS, CROSSED, LAST_CROSS} == set(codes.tolist())
+
+
 def test_a_big_turn_total_banks_even_leaving_little_to_go():
     """quinze-mille at 13,000 against 12,000 (its table: `farkle advise
     quinze-mille --me 13000 --opp 12000 --turn 1850 --dice 1`): banking
