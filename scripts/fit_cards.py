@@ -121,7 +121,7 @@ def fields_to_fit(rules) -> list[str]:
                   "take_one_behind_by"]
         if rules.exact_target:
             names += ["offer_within", "offer_dice", "offer_fewer_within",
-                      "finish_unless_within"]
+                      "finish_unless_within", "take_finish_within", "take_finish_dice"]
     if rules.crosses:
         names.append("last_cross")
         if rules.has_takeover and rules.exact_target:
@@ -176,7 +176,8 @@ def put(card: Card, name: str, value: int) -> Card:
     return dataclasses.replace(card, **{name: value})
 
 
-COUNTS = {"finish_dice", "crossed_finish_dice", "offer_dice", "last_cross_offer_dice"}
+COUNTS = {"finish_dice", "crossed_finish_dice", "offer_dice", "last_cross_offer_dice",
+          "take_finish_dice"}
 """Fields that count dice, not points: moved by one die at a time, from 0
 to every die."""
 

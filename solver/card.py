@@ -70,7 +70,10 @@ of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 only from ``t >= take_one_at`` (it mostly misses: the line through the
 offers of more dice takes it far too soon), or from ``take_one_behind``
 when the other player (the leader) is ``take_one_behind_by`` or more
-ahead (a player who trails must gamble). Where the rules forbid a bank
+ahead (a player who trails must gamble). To an exact target an offer
+that leaves ``r`` to go is taken also where ``r`` = 100, or
+``100 <= r <= take_finish_within`` with ``take_finish_dice`` dice or more
+offered (where set). Where the rules forbid a bank
 (the entry, forced hot dice) or a bank would leave the score where it is
 (at a cap short of the target), the card rolls on; it takes no offer from
 which every keep overshoots.
@@ -179,6 +182,10 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     finish_unless_within: int
     """0: the finish whatever offer it makes."""
+    take_finish_within: int
+    """0: no such rule."""
+    take_finish_dice: int
+    """Dice offered, not units."""
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -326,7 +333,12 @@ def card_takes(card, turn_rules, score, opponent, offer_total, offer_dice):
         takes = offer_total >= card.take_one_at
     else:
         takes = offer_total + card.take_die * offer_dice >= card.take_at
-    return card.take_at > 0 and takes and \
+    # A lone 1 finishes 100 from any dice; more dice finish more.
+    left = turn_rules.target - score - offer_total
+    finishes = card.take_finish_within > 0 and left >= card.hundred and (
+        left == card.hundred or
+        (left <= card.take_finish_within and offer_dice >= card.take_finish_dice))
+    return card.take_at > 0 and (takes or finishes) and \
         not offer_only_overshoots(turn_rules, score, offer_total)
 
 
@@ -469,6 +481,15 @@ class Card:
     22.68%, the bank 20.08%; against 14,000 the bank wins, 33.13% against
     32.62%). One die is left out: its offer is seldom taken. 0: no such
     rule."""
+    take_finish_within: int = 0
+    """To an exact target, an offer is taken also where it leaves 100 to go
+    (a lone 1 finishes it), or up to this much with ``take_finish_dice``
+    dice or more offered: the end is near enough to chase with the dice
+    in hand (dix-mille at 9,650 against 9,800, two dice offered with 250:
+    the take wins 50.08%, a fresh turn 40.04%; against 9,750, three dice
+    with 150, leaving 200: the take, 46.92% against 43.59%; two dice with
+    150: the fresh turn, 43.59% against 40.97%); 0: no such rule."""
+    take_finish_dice: int = 0
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -526,7 +547,10 @@ class Card:
                          units(self.offer_within) if rules.has_takeover else 0,
                          self.offer_dice, self.last_cross_offer_dice or self.offer_dice,
                          units(self.offer_fewer_within) if rules.has_takeover else 0,
-                         units(self.finish_unless_within) if rules.has_takeover else 0)
+                         units(self.finish_unless_within) if rules.has_takeover else 0,
+                         units(self.take_finish_within)
+                         if rules.has_takeover and rules.exact_target else 0,
+                         self.take_finish_dice)
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition

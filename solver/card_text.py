@@ -31,15 +31,16 @@ def _keep_lines(card, rules: Rules) -> list[str]:
         lines = ["Keep: the most points + the dice left to roll, worth " + " | ".join(
             f"{k}: {w:,}" for k, w in reversed(list(enumerate(worth, start=1))))]
     if card.bank_keep_worth:
-        lines.append(f"  + {card.bank_keep_worth:,} for a keep after which you bank")
+        lines[-1] += f" (+ {card.bank_keep_worth:,} for a keep after which you bank)"
     most_points = _most_points(card, rules)
     if most_points:
         lines.append("  " + most_points)
     if card.hot_dice_cost and rules.hot_dice_forced:
         lines[-1] += ";"
-        lines.append(f"  a keep of every die (all {rules.dice} to roll again) that brings the turn "
-                     f"total to {card.hot_dice_from:,} or more: {card.hot_dice_cost:,} less per "
-                     "1,000")
+        reaching = (f" that brings the turn total to {card.hot_dice_from:,} or more"
+                    if card.hot_dice_from else "")
+        lines.append(f"  a keep of every die (all {rules.dice} to roll again){reaching}: "
+                     f"{card.hot_dice_cost:,} less per 1,000 of the turn total it brings")
     lines[-1] += "."
     return lines
 
@@ -101,7 +102,7 @@ def _offer_rule(card, rules) -> str:
     (dice, within), *rest = windows
     return (f"with {dice}, never bank if the other player, taking over, would be within "
             f"{within:,} of {rules.target:,}"
-            + "".join(f";\n    with {dice}, within {within:,}" for dice, within in rest))
+            + "".join(f" (with {dice}, within {within:,})" for dice, within in rest))
 
 
 def _finish_dice(card, rules: Rules) -> str:
@@ -116,6 +117,17 @@ def _finish_dice(card, rules: Rules) -> str:
     return "" if plain == "any dice" else f", with {plain}"
 
 
+def _take_finish(card, rules: Rules) -> str:
+    """The take-over that chases the end: "" where the card has none."""
+    if not (rules.exact_target and card.take_finish_within):
+        return ""
+    wider = card.take_finish_within > 100
+    dice = (f" with {card.take_finish_dice} dice or more"
+            if card.take_finish_dice > 1 and wider else "")
+    return (f"; and any offer that leaves 100 to {rules.target:,}"
+            + (f" (up to {card.take_finish_within:,}{dice})" if wider else ""))
+
+
 def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
     its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it."""
@@ -128,9 +140,8 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if rules.dice == 1:
         lines.append(f"Bank when your turn total reaches {card.bank[0]:,};")
     else:
-        lines.append("Bank when your turn total reaches, by dice left to roll:")
-        lines.append("  " + " | ".join(f"{n}: {_total(b)}" for n, b in
-                                       reversed(list(enumerate(card.bank, start=1)))))
+        lines.append("Bank when your turn total reaches, by dice left to roll: " + " | ".join(
+            f"{n}: {_total(b)}" for n, b in reversed(list(enumerate(card.bank, start=1)))))
     if card.behind:
         lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
                      f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
@@ -203,5 +214,6 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append("Take over: " + (
             "never." if not card.take_at else
             f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
-            "more" + ("; one die: " + ", ".join(one_die) if one_die else "") + "."))
+            "more" + ("; one die: " + ", ".join(one_die) if one_die else "")
+            + _take_finish(card, rules) + "."))
     return "\n".join(lines)

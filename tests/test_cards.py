@@ -182,6 +182,16 @@ def test_every_stored_card_reads_in_under_15_lines(game):
     assert len(out.stdout.strip().splitlines()) < 15
 
 
+def test_the_readme_shows_the_card_the_command_prints():
+    """Issue 14: the README shows one card; it is the stored one, as
+    `farkle card` prints it (not a copy that drifted)."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    shown = readme.split("    $ farkle card cinq-mille\n", 1)[1].split("\n\n", 1)[0]
+    printed = farkle("card", "cinq-mille").stdout.strip()
+    assert [line.removeprefix("    ") for line in shown.splitlines()] == printed.splitlines()
+
+
 def test_card_command_refuses_a_game_without_a_card_in_one_line():
     out = farkle("card", "pig", "--players", "9")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
@@ -416,6 +426,29 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
         "from 3,000." in card.text(rules)
 
 
+def test_near_the_end_the_card_takes_an_offer_that_finishes():
+    """dix-mille at 9,650 (its table: `farkle advise dix-mille --me 9650
+    --opp OPP --offer T,N`): against 9,800, two dice offered with 250
+    (100 left, a lone 1 finishes it): the take wins 50.08%, a fresh turn
+    40.04%; against 9,750, three dice with 150 (200 left): the take,
+    46.92% against 43.59%; two dice with 150: the fresh turn, 43.59%
+    against 40.97%. A card that takes an offer leaving 100, or up to 200
+    with 3 dice or more, does the same; the line through the offers (800,
+    150 a die) takes none of them."""
+    from solver.card_sheet import card_take
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 200, 250, 2750, 5000), open_at=350, take_at=800,
+                 take_die=150)
+    card = dataclasses.replace(plain, take_finish_within=200, take_finish_dice=3)
+    cases = [([9800], (250, 2)), ([9750], (150, 3)), ([9750], (150, 2))]
+    assert [card_take(card.compiled(rules), rules, 9650, opp, *o) for opp, o in cases] \
+        == [True, True, False]
+    assert [card_take(plain.compiled(rules), rules, 9650, opp, *o) for opp, o in cases] \
+        == [False, False, False]
+    assert "; and any offer that leaves 100 to 10,000 (up to 200 with 3 dice or more)." \
+        in card.text(rules)
+
+
 def test_behind_the_card_takes_a_lone_die_sooner():
     """quinze-mille at 12,000, one die offered with 1,100 (its table:
     `farkle advise quinze-mille --me 12000 --opp OPP --offer 1100,1`):
@@ -460,7 +493,9 @@ def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
     assert [kept(plain, [3, 3, 3, 3, 1]), kept(plain, [1, 1, 1, 5, 5])] == [3100, 1100]
     assert [kept(card, [3, 3, 3, 3, 1]), kept(card, [1, 1, 1, 5, 5])] == [3000, 1100]
     assert "a keep of every die (all 5 to roll again) that brings the turn total to 1,500 " \
-        "or more: 100 less per 1,000." in card.text(rules)
+        "or more: 100 less per 1,000 of the turn total it brings." in card.text(rules)
+    assert "a keep of every die (all 5 to roll again): 100 less per 1,000 of the turn total " \
+        "it brings." in dataclasses.replace(card, hot_dice_from=0).text(rules)
     # Where hot dice may be banked, the rule does nothing.
     assert card.compiled(get_rules("cinq-mille")).hot_dice == 0
 
@@ -528,7 +563,7 @@ def test_with_two_dice_the_card_offers_no_finish_either():
     assert card_bank(compiled, rules, 13000, [14000], 300, 2)
     assert card_bank(compiled, rules, 13000, [14600], 300, 1)
     assert "  with 3 dice or more, never bank if the other player, taking over, would be " \
-        "within 2,600 of 15,000;\n    with 2 dice, within 100\n" in card.text(rules)
+        "within 2,600 of 15,000 (with 2 dice, within 100)\n" in card.text(rules)
     alone = dataclasses.replace(card, offer_within=0)
     assert not card_bank(alone.compiled(rules), rules, 13000, [14600], 300, 2)
     assert "  with 2 dice, never bank if the other player, taking over, would be within 100 " \
@@ -663,7 +698,8 @@ def test_a_threshold_of_0_reads_as_any_total():
     there from the smallest total a turn with 2 dice left can hold."""
     rules = get_rules("dix-mille")
     card = Card("dix-mille", (200, 0, 250, 2750, 5000), open_at=350)
-    assert "  5: 5,000 | 4: 2,750 | 3: 250 | 2: any | 1: 200\n" in card.text(rules)
+    assert "by dice left to roll: 5: 5,000 | 4: 2,750 | 3: 250 | 2: any | 1: 200\n" \
+        in card.text(rules)
     assert card_bank(card.compiled(rules), rules, 3000, [3000], 150, 2)
     assert not card_bank(card.compiled(rules), rules, 3000, [3000], 150, 1)
 
