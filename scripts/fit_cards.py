@@ -118,12 +118,14 @@ def fields_to_fit(rules) -> list[str]:
             names += ["hot_dice_from", "hot_dice_cost"]
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at", "take_one_behind",
-                  "take_one_behind_by"]
+                  "take_one_behind_by", "take_one_chasing"]
         if rules.exact_target:
-            names += ["offer_within", "offer_dice", "offer_fewer_within",
+            names += ["offer_within", "offer_dice", "offer_fewer_within", "offer_fewer_from",
                       "finish_unless_within", "take_finish_within", "take_finish_dice"]
     if rules.crosses:
         names.append("last_cross")
+        if rules.has_takeover:
+            names.append("last_cross_take_more")
         if rules.has_takeover and rules.exact_target:
             names.append("last_cross_offer_dice")
     if rules.exact_target or rules.score_cap_units is not None:
@@ -131,7 +133,8 @@ def fields_to_fit(rules) -> list[str]:
         # points that the bank would not keep.
         names += ["leave_at_least", "lone_die_leaves", "leave_unless"]
     if rules.exact_target:
-        names += ["finish_within", "finish_from", "finish_yields_within", "finish_dice"]
+        names += ["finish_within", "finish_from", "finish_yields_within", "finish_dice",
+                  "five_hundreds_within", "five_hundreds_dice"]
         if rules.crosses:
             # A zero turn costs a cross too: the end comes sooner with one.
             names += ["crossed_finish_dice", "crossed_two_dice_leaves"]
@@ -177,7 +180,7 @@ def put(card: Card, name: str, value: int) -> Card:
 
 
 COUNTS = {"finish_dice", "crossed_finish_dice", "offer_dice", "last_cross_offer_dice",
-          "take_finish_dice"}
+          "take_finish_dice", "five_hundreds_dice"}
 """Fields that count dice, not points: moved by one die at a time, from 0
 to every die."""
 

@@ -43,7 +43,8 @@ KEEP_FIELDS = {"most_points_from", "chase_most_points_from", "lead_most_points_f
                "end_within", "end_die", "odd_fifty", "end_bonus", "bank_keep_worth",
                "hot_dice_from", "hot_dice_cost"}
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
-               "take_one_behind_by", "take_finish_within", "take_finish_dice"}
+               "take_one_behind_by", "take_finish_within", "take_finish_dice",
+               "take_one_chasing", "last_cross_take_more"}
 MIN_GAIN = 5e-5
 """0.005 points: a smaller gain of the estimate is within its drift."""
 

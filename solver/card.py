@@ -22,7 +22,11 @@ with ``n`` dice in hand, the first of these rules that applies decides:
     finishing:            to an exact target, bank once finish_from <=
                           target - s - t <= finish_within (with at most
                           finish_dice dice in hand, if set; with a cross,
-                          crossed_finish_dice), unless the
+                          crossed_finish_dice), or where
+                          target - s - t is 500, 1,500, ... up to
+                          five_hundreds_within (with at most
+                          five_hundreds_dice dice, if set: three 5s or a
+                          straight make it), unless the
                           other player is within finish_yields_within of
                           the target (if set), or, with offer_dice dice or
                           more, may take over to within
@@ -33,9 +37,9 @@ with ``n`` dice in hand, the first of these rules that applies decides:
                           that the other player may take over to within
                           offer_within of the target (o + t short of it by
                           that much or less: they take it and finish);
-                          with fewer dice, but two or more, within
-                          offer_fewer_within (a lone die's offer is
-                          seldom taken)
+                          with fewer dice, but two or more, from
+                          offer_fewer_from to offer_fewer_within (a lone
+                          die's offer is seldom taken)
     otherwise:            bank once t >= row[n] + shift
     row   = chase_bank   if target - o <= chase_within or o - s >= chase_behind
                          (the other player's end is near, or they lead by
@@ -70,7 +74,11 @@ of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 only from ``t >= take_one_at`` (it mostly misses: the line through the
 offers of more dice takes it far too soon), or from ``take_one_behind``
 when the other player (the leader) is ``take_one_behind_by`` or more
-ahead (a player who trails must gamble). To an exact target an offer
+ahead (a player who trails must gamble), and before either from
+``take_one_chasing`` when the other player is within ``chase_within``
+of the target (they may finish next turn). On the last cross before a
+fall every take wants ``last_cross_take_more`` more (``t`` counts that
+much less). To an exact target an offer
 that leaves ``r`` to go is taken also where ``r`` = 100, or
 ``100 <= r <= take_finish_within`` with ``take_finish_dice`` dice or more
 offered (where set). Where the rules forbid a bank
@@ -186,6 +194,15 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     take_finish_dice: int
     """Dice offered, not units."""
+    offer_fewer_from: int
+    """The fewer-dice offer window starts at this remainder (0: at any)."""
+    five_hundreds_within: int
+    """0: no such rule."""
+    five_hundreds_dice: int
+    """Dice in hand, not units; 0: any."""
+    take_one_chasing: int
+    """0: no such rule."""
+    last_cross_take_more: int
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -219,28 +236,37 @@ def card_banks(card, turn_rules, shift, crossed, score, opponent, turn_total, in
         return False
     if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
         return False
+    left = target - score - turn_total
     # A zero turn costs a cross too: a bank near the end may leave less.
     leave_at_least = card.lone_die_leaves if in_hand == 1 else \
         card.crossed_two_dice_leaves if in_hand == 2 and crossed != NO_CROSS else \
         card.leave_at_least
-    if target - score - turn_total < leave_at_least and \
-            (card.leave_unless == 0 or turn_total < card.leave_unless):
+    if left < leave_at_least and (card.leave_unless == 0 or turn_total < card.leave_unless):
         return False
     # Dice enough for the offer rule; on the last cross a roll risks the
     # fall too, so an offer of as many dice may be worth making.
     offering = in_hand >= (card.last_cross_offer_dice if crossed == LAST_CROSS
                            else card.offer_dice)
     finish_dice = card.crossed_finish_dice if crossed != NO_CROSS else card.finish_dice
-    if turn_rules.exact and card.finish_within > 0 and \
-            (finish_dice == 0 or in_hand <= finish_dice) and \
-            card.finish_from <= target - score - turn_total <= card.finish_within and \
+    finishing = card.finish_within > 0 and (finish_dice == 0 or in_hand <= finish_dice) and \
+        card.finish_from <= left <= card.finish_within
+    # 500, 1,500, ...: three 5s or a straight make what is left.
+    five_hundreds = card.five_hundreds_within > 0 and left <= card.five_hundreds_within and \
+        left % (10 * card.hundred) == 5 * card.hundred and \
+        (card.five_hundreds_dice == 0 or in_hand <= card.five_hundreds_dice)
+    if turn_rules.exact and (finishing or five_hundreds) and \
             not (card.finish_yields_within > 0 and
                  target - opponent <= card.finish_yields_within) and \
             not (offering and offers_finish(turn_rules, opponent, turn_total, in_hand,
                                             card.finish_unless_within)):
         return True
-    window = card.offer_within if offering else card.offer_fewer_within if in_hand > 1 else 0
-    if offers_finish(turn_rules, opponent, turn_total, in_hand, window):
+    if offering:
+        window, window_from = card.offer_within, 0
+    else:
+        window = card.offer_fewer_within if in_hand > 1 else 0
+        window_from = card.offer_fewer_from
+    if offers_finish(turn_rules, opponent, turn_total, in_hand, window) and \
+            target - opponent - turn_total >= window_from:
         return False
     home = card.home_within > 0 and target - score <= card.home_within
     row = card.chase_bank if chasing(card, target, score, opponent) else \
@@ -321,20 +347,27 @@ def keep_rank(card, turn_rules, shift, crossed, score, opponent, turn_total, uni
                       units, dice_after, banks_after, turn_rules.target - score - after)
 
 
-def card_takes(card, turn_rules, score, opponent, offer_total, offer_dice):
+def card_takes(card, turn_rules, crossed, score, opponent, offer_total, offer_dice):
     """Whether the card takes over an offer of ``offer_total`` with
-    ``offer_dice`` at ``score`` against ``opponent`` (the leader of the
-    others, the banker among them): by its rule, and never one from which
-    every keep overshoots."""
-    if card.take_one_behind > 0 and offer_dice == 1 and \
+    ``offer_dice`` at ``score`` (``crossed``: the taker's crosses, as
+    :func:`solver.states.cross_state` reads them) against ``opponent`` (the
+    leader of the others, the banker among them): by its rule, and never
+    one from which every keep overshoots."""
+    target = turn_rules.target
+    # On the last cross a take that fails is the fall: it wants more.
+    total = offer_total - (card.last_cross_take_more if crossed == LAST_CROSS else 0)
+    if card.take_one_chasing > 0 and offer_dice == 1 and card.chase_within > 0 and \
+            target - opponent <= card.chase_within:
+        takes = total >= card.take_one_chasing
+    elif card.take_one_behind > 0 and offer_dice == 1 and \
             opponent - score >= card.take_one_behind_by:
-        takes = offer_total >= card.take_one_behind
+        takes = total >= card.take_one_behind
     elif card.take_one_at > 0 and offer_dice == 1:
-        takes = offer_total >= card.take_one_at
+        takes = total >= card.take_one_at
     else:
-        takes = offer_total + card.take_die * offer_dice >= card.take_at
+        takes = total + card.take_die * offer_dice >= card.take_at
     # A lone 1 finishes 100 from any dice; more dice finish more.
-    left = turn_rules.target - score - offer_total
+    left = target - score - offer_total
     finishes = card.take_finish_within > 0 and left >= card.hundred and (
         left == card.hundred or
         (left <= card.take_finish_within and offer_dice >= card.take_finish_dice))
@@ -490,6 +523,27 @@ class Card:
     with 150, leaving 200: the take, 46.92% against 43.59%; two dice with
     150: the fresh turn, 43.59% against 40.97%); 0: no such rule."""
     take_finish_dice: int = 0
+    offer_fewer_from: int = 0
+    """The window of ``offer_fewer_within`` starts at this much to go: an
+    offer that leaves its taker 50 with two dice is worth making, one that
+    leaves 100 is not (dix-mille); 0: from nothing left."""
+    five_hundreds_within: int = 0
+    """To an exact target, the finish (:attr:`finish_within`'s rule) holds
+    also for a bank that leaves 500, 1,500, ... up to this much to go, with
+    ``five_hundreds_dice`` dice or fewer in hand (0: any): three 5s, or a straight,
+    make it (dix-mille against 8,000 with 200 set aside and 3 dice: the bank
+    to 9,500 wins 75.24%, the roll 74.29%; to 9,450, from 150 more, the
+    roll 73.23%, the bank 72.36%); 0: no such rule."""
+    five_hundreds_dice: int = 0
+    last_cross_take_more: int = 0
+    """On the last cross before a fall every take-over wants this much
+    more: a take that fails is a zero turn, and this one the fall (the
+    exception of the end, an offer that finishes, stands); 0: no more."""
+    take_one_chasing: int = 0
+    """A lone die's offer is taken from this turn total where the other
+    player, who made it, is within ``chase_within`` of the target: they
+    may finish next turn, so a fresh turn is seldom enough (first of the
+    lone die's rules); 0: no such rule."""
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -550,7 +604,11 @@ class Card:
                          units(self.finish_unless_within) if rules.has_takeover else 0,
                          units(self.take_finish_within)
                          if rules.has_takeover and rules.exact_target else 0,
-                         self.take_finish_dice)
+                         self.take_finish_dice,
+                         units(self.offer_fewer_from) if rules.has_takeover else 0,
+                         units(self.five_hundreds_within) if rules.exact_target else 0,
+                         self.five_hundreds_dice, units(self.take_one_chasing),
+                         units(self.last_cross_take_more) if rules.crosses else 0)
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition

@@ -91,7 +91,7 @@ def card_choice(card, turn, shift, last, score, opponent, visit: Visit) -> int:
     asked here, so the sampled games and the pricing of another card
     (:func:`regret_of`) choose alike."""
     if visit.kind == "take":
-        return 0 if card_takes(card, turn, score, opponent, visit.turn_total,
+        return 0 if card_takes(card, turn, last, score, opponent, visit.turn_total,
                                visit.dice) else 1
     if visit.kind == "bank":
         return 0 if card_banks(card, turn, shift, last, score, opponent, visit.turn_total,

@@ -67,8 +67,9 @@ def card_bank(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int
 def card_take(card: CardRules, rules: Rules, me, opponents, total: int, dice: int) -> bool:
     """Whether the card takes over an offer of ``total`` points with
     ``dice`` (points)."""
-    _, _, score, leader = _situation(card, rules, me, opponents)
-    return card_takes(card, TurnRules.of(rules), score, leader, total // rules.unit, dice)
+    _, crossed_now, score, leader = _situation(card, rules, me, opponents)
+    return card_takes(card, TurnRules.of(rules), crossed_now, score, leader,
+                      total // rules.unit, dice)
 
 
 def card_keep(card: CardRules, rules: Rules, me, opponents, turn: int, dice: int, options):

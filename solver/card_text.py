@@ -92,17 +92,25 @@ def _offer_rule(card, rules) -> str:
     """The offer rule, with the dice it holds for: "" where the card has none."""
     if not rules.has_takeover:
         return ""
-    windows = [(f"{card.offer_dice} dice or more", card.offer_within)]
+    windows = [(f"{card.offer_dice} dice or more", card.offer_within, 0)]
     if card.offer_dice > 2:     # with fewer dice, but two or more
         fewer = "2" if card.offer_dice == 3 else f"2 to {card.offer_dice - 1}"
-        windows.append((f"{fewer} dice", card.offer_fewer_within))
-    windows = [(dice, within) for dice, within in windows if within]
+        windows.append((f"{fewer} dice", card.offer_fewer_within, card.offer_fewer_from))
+    windows = [window for window in windows if window[1]]
     if not windows:
         return ""
-    (dice, within), *rest = windows
-    return (f"with {dice}, never bank if the other player, taking over, would be within "
-            f"{within:,} of {rules.target:,}"
-            + "".join(f" (with {dice}, within {within:,})" for dice, within in rest))
+
+    def distance(within, least, target=""):
+        """How far from the target the taker would be ("" after the first)."""
+        if least <= rules.unit:
+            return f"within {within:,}" + (f" of {target}" if target else "")
+        return (f"exactly {within:,}" if least == within else f"{least:,} to {within:,}") + (
+            f" from {target}" if target else "")
+    (dice, within, least), *rest = windows
+    return (f"with {dice}, never bank if the other player, taking over, would be "
+            f"{distance(within, least, f'{rules.target:,}')}"
+            + "".join(f" (with {dice}, {distance(within, least)})"
+                      for dice, within, least in rest))
 
 
 def _finish_dice(card, rules: Rules) -> str:
@@ -115,6 +123,21 @@ def _finish_dice(card, rules: Rules) -> str:
     if rules.crosses and crossed != plain:
         return f", with {plain} ({crossed} with a cross)"
     return "" if plain == "any dice" else f", with {plain}"
+
+
+def _five_hundreds(card, rules: Rules) -> tuple[str, str]:
+    """The finish at 500, 1,500, ...: ``(amounts, then)``, "500 or 1,500"
+    and " with 3 dice or fewer (three 5s, a straight)"."""
+    amounts = range(500, card.five_hundreds_within + 1, 1000)
+    listed = [f"{a:,}" for a in amounts]
+    listed = (", ".join(listed[:-1]) + " or " if len(listed) > 1 else "") + listed[-1]
+    # What makes them in one roll of fresh dice: three 5s, and a straight
+    # where one is worth as much.
+    makes = ["three 5s"] + (["a straight"] if any(points in amounts for _, points
+                                                   in rules.straights) else [])
+    dice = card.five_hundreds_dice
+    return listed, ((f" with {dice} dice or fewer" if dice not in (0, rules.dice) else "")
+                    + f" ({', '.join(makes)})")
 
 
 def _take_finish(card, rules: Rules) -> str:
@@ -160,11 +183,15 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     on_last_cross = []
     if rules.crosses and card.last_cross:
         on_last_cross.append(f"take {card.last_cross:,} off")
+    if rules.crosses and rules.has_takeover and card.take_at and card.last_cross_take_more:
+        on_last_cross.append(f"take over only from {card.last_cross_take_more:,} more")
     if rules.crosses and offer_rule and card.last_cross_offer_dice not in (0, card.offer_dice):
         on_last_cross.append(f"count the offer rules below from {card.last_cross_offer_dice} "
                              f"dice, not {card.offer_dice}")
     if on_last_cross:
-        lines.append("  on your last cross: " + ", and ".join(on_last_cross))
+        *first, last = on_last_cross
+        lines.append("  on your last cross: " + ", ".join(first) + (", and " if first else "")
+                     + last)
     # An exception as wide as the offer rule is the offer rule first.
     offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
     if offer_first:
@@ -184,19 +211,23 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
                  f"with one die, never bank leaving less than {lone_leaves:,}")
         lines.append(f"  {leave} to {rules.target:,}" + (
             f" with less than {card.leave_unless:,} set aside" if card.leave_unless else ""))
-    finish = rules.exact_target and card.finish_within
+    finish = rules.exact_target and (card.finish_within or card.five_hundreds_within)
     if finish:
-        leaves = (f"between {card.finish_from:,} and {card.finish_within:,}" if card.finish_from
-                  else f"{card.finish_within:,} or less")
-        lines.append(f"  or bank whatever leaves {leaves} to "
-                     f"{rules.target:,}" + _finish_dice(card, rules))
-        if card.finish_yields_within:
-            lines[-1] += (f",\n    unless the other player is within "
-                          f"{card.finish_yields_within:,} of it")
+        amounts, then = _five_hundreds(card, rules) if card.five_hundreds_within else ("", "")
+        if card.finish_within:
+            leaves = (f"between {card.finish_from:,} and {card.finish_within:,}"
+                      if card.finish_from else f"{card.finish_within:,} or less")
+            lines.append(f"  or bank whatever leaves {leaves} to {rules.target:,}"
+                         + _finish_dice(card, rules) + (f"; or {amounts}{then}" if amounts else ""))
+        else:
+            lines.append(f"  or bank whatever leaves {amounts} to {rules.target:,}{then}")
+        unless = ([f" the other player is within {card.finish_yields_within:,} of it"]
+                  if card.finish_yields_within else [])
         if offer_rule and not offer_first and card.finish_unless_within:
-            lines[-1] += (f",\n    unless, with {card.offer_dice} dice or more, the other "
-                          f"player, taking over, would be within "
-                          f"{card.finish_unless_within:,} of it")
+            unless.append(f", with {card.offer_dice} dice or more, the other player, taking "
+                          f"over, would be within {card.finish_unless_within:,} of it")
+        if unless:
+            lines[-1] += ",\n    unless" + " or".join(unless)
     if offer_rule and not offer_first:
         lines.append("  " + ("else, " if finish else "") + offer_rule)
     if rules.score_cap_units is not None:
@@ -210,7 +241,9 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if rules.has_takeover:
         one_die = ([f"from {card.take_one_at:,}"] if card.take_one_at else []) + (
             [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"]
-            if card.take_one_behind else [])
+            if card.take_one_behind else []) + (
+            [f"from {card.take_one_chasing:,} if they are within {card.chase_within:,} of "
+             f"{rules.target:,}"] if card.take_one_chasing and card.chase_within else [])
         lines.append("Take over: " + (
             "never." if not card.take_at else
             f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "

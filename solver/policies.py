@@ -434,17 +434,18 @@ class CardCache(OptimalCache):
         self.crossed = cross_states(rules, solution.space)
         self.takes_by_scores: dict[tuple[int, int], np.ndarray] = {}
 
-    def takes(self, score: int, opponent: int) -> np.ndarray:
+    def takes(self, crossed: int, score: int, opponent: int) -> np.ndarray:
         """The card's take-over of every offer ``[t, n]`` at ``score``
-        against ``opponent``: the same for every turn start at those
-        scores, so made once."""
-        key = (score, opponent)
+        (with ``crossed``) against ``opponent``: the same for every turn
+        start there, so made once."""
+        key = (crossed, score, opponent)
         if key not in self.takes_by_scores:
             T, D = self.turn.target, self.turn.dice
             take = np.zeros((T, D + 1), dtype=np.uint8)
             for t in range(T):
                 for n in range(1, D + 1):
-                    take[t, n] = card_takes(self.card, self.turn, score, opponent, t, n)
+                    take[t, n] = card_takes(self.card, self.turn, crossed, score, opponent,
+                                            t, n)
             self.takes_by_scores[key] = take
         return self.takes_by_scores[key]
 
@@ -465,7 +466,7 @@ class CardCache(OptimalCache):
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank
-        store.take[slot] = self.takes(score, opponent)
+        store.take[slot] = self.takes(int(self.crossed[m]), score, opponent)
         store.points_from[slot] = points_from(card, T, score, opponent) or NEVER
         self.replays += 1
 

@@ -139,10 +139,11 @@ def _table_plan(policies, node, plan, clear):
 
 @njit(cache=True)
 def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node, o, plan, Z,
-              roll_rows, R, A, dR, dA, mode, card):
+              roll_rows, R, A, dR, dA, mode, card, crossed):
     """The turn of ``node`` with D ``o`` seats after the mover, under the
     decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
-    and leaves the roll values in ``R``."""
+    and leaves the roll values in ``R`` (``crossed``: as :func:`eval_block`
+    takes it)."""
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
     U, take_U = evaluation.U, evaluation.take_U
@@ -217,7 +218,8 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                             > evaluation.model_fresh[i] + EPS
                     elif after_o == 0 and mode == CARD:
                         leader_score = leader_of(seats, scores, after)[1]
-                        takes = card_takes(card, rules, scores[after // seats.lead],
+                        taker = after // seats.lead
+                        takes = card_takes(card, rules, crossed[taker], scores[taker],
                                            leader_score, t, offered)
                     else:
                         takes = policies.table_take[i, t, offered - 1, 0] \
@@ -322,7 +324,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
                     Z = 0.0 if succ[j] >= 0 else Z
                 value, slope = eval_turn(rules, dice, moves, seats, duel_seats, policies,
                                          evaluation, node, o, plan, Z, rows[i], R, A, dR, dA,
-                                         mode, card)
+                                         mode, card, crossed)
                 if sweep == 0:
                     c[j] = value
                     d[j] = slope if succ[j] >= 0 else 0.0

@@ -93,6 +93,23 @@ def test_with_crosses_the_regret_adds_up_to_the_exact_loss():
     assert plain.per_game != regret.per_game
 
 
+def test_on_the_last_cross_the_takes_of_the_exact_loss_and_the_games_agree():
+    """dix-mille to 1,000: a card that takes over only from 300 more on its
+    last cross. The exact evaluation reads the taker's crosses as the
+    sampled games do (their regret adds up to its loss), and they are read:
+    the card without the shift gives up another amount."""
+    solution = solve_game(get_rules("dix-mille", 1000))
+    plain = Card("dix-mille", (300, 300, 400, 1000, 1000), open_at=350, take_at=700,
+                 take_die=100)
+    card = dataclasses.replace(plain, last_cross_take_more=300)
+    exact = 0.5 - float(np.mean(card_seat_values(solution, card)))
+    plain_exact = 0.5 - float(np.mean(card_seat_values(solution, plain)))
+    regret = card_regret(solution, card, games=3000, seed=5)
+    sampled, stderr = regret.loss()
+    assert abs(sampled - exact) <= 4 * stderr, (sampled, stderr, exact)
+    assert abs(exact - plain_exact) > 1e-4, (exact, plain_exact)
+
+
 def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     old = {"game": "cinq-mille", "bank": [200, 200, 450, 750, 2100], "die_worth": 50,
            "open_at": 750}

@@ -818,3 +818,85 @@ def test_a_card_read_back_from_json_is_the_card_it_was():
     again = Card.from_dict(json.loads(json.dumps(card.to_dict())))
     assert again == card
     assert {again: 1}[card] == 1
+
+
+def test_the_card_banks_what_leaves_five_hundred_or_fifteen_hundred():
+    """dix-mille against 8,000 with 3 dice (its table: `farkle advise
+    dix-mille --me S --opp 8000 --turn T --dice N`): at 9,300 with 200 set
+    aside the bank (to 9,500, 500 to go: three 5s make it) wins 75.24%, the
+    roll 74.29%; at 8,300 with 200 (1,500 to go: a straight) the bank,
+    57.10% against 55.80%; at 9,250 with 200 (to 9,450) the roll, 73.23%
+    against 72.36%; at 9,300 with 200 and 4 dice the roll, 75.53% against
+    75.24%. A card that banks 3 dice from 250 and whatever leaves 500 or
+    1,500 with 3 dice or fewer does the same; without the rule it rolls
+    all four."""
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350)
+    card = dataclasses.replace(plain, five_hundreds_within=1500, five_hundreds_dice=3)
+    cases = [(9300, 200, 3), (8300, 200, 3), (9250, 200, 3), (9300, 200, 4)]
+    assert [card_bank(card.compiled(rules), rules, me, [8000], t, n) for me, t, n in cases] \
+        == [True, True, False, False]
+    assert [card_bank(plain.compiled(rules), rules, me, [8000], t, n) for me, t, n in cases] \
+        == [False, False, False, False]
+    assert "  or bank whatever leaves 500 or 1,500 to 10,000 with 3 dice or fewer " \
+        "(three 5s, a straight)" in card.text(rules)
+
+
+def test_with_two_dice_the_card_may_offer_fifty_to_go_but_not_a_hundred():
+    """dix-mille at 9,300 with 2 dice (its table: `farkle advise dix-mille
+    --me 9300 --opp OPP --turn T --dice 2`): against 9,550 with 400 set
+    aside (the taker would need 50) the bank wins 50.18%, the roll 50.04%;
+    against 9,600 with 300 (they would need 100: a 1, or two 5s) the roll,
+    44.81% against 39.27%. A card whose two-dice offer window is exactly
+    100 does the same; one within 100 rolls both."""
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350, offer_within=4300,
+                 offer_dice=3, offer_fewer_within=100)
+    card = dataclasses.replace(plain, offer_fewer_from=100)
+    cases = [([9550], 400), ([9600], 300)]
+    assert [card_bank(card.compiled(rules), rules, 9300, opp, t, 2) for opp, t in cases] \
+        == [True, False]
+    assert [card_bank(plain.compiled(rules), rules, 9300, opp, t, 2) for opp, t in cases] \
+        == [False, False]
+    assert "(with 2 dice, exactly 100)" in card.text(rules)
+
+
+def test_the_card_takes_a_lone_die_sooner_from_a_player_near_the_end():
+    """dix-mille at 7,000, one die offered with 1,000 (its table: `farkle
+    advise dix-mille --me 7000 --opp OPP --offer 1000,1`): from a player at
+    8,700 the take wins 29.53%, a fresh turn 28.45%; from one at 5,000 the
+    fresh turn, 72.98% against 72.76%. A card that takes a lone die from
+    1,200, or from 700 where its maker is within 1,300 of 10,000, does the
+    same; without the second threshold it refuses both."""
+    from solver.card_sheet import card_take
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350, take_at=800,
+                 take_die=150, take_one_at=1200, chase_within=1300)
+    card = dataclasses.replace(plain, take_one_chasing=700)
+    cases = [[8700], [5000]]
+    assert [card_take(card.compiled(rules), rules, 7000, opp, 1000, 1) for opp in cases] \
+        == [True, False]
+    assert [card_take(plain.compiled(rules), rules, 7000, opp, 1000, 1) for opp in cases] \
+        == [False, False]
+    assert "from 700 if they are within 1,300 of 10,000" in card.text(rules)
+
+
+def test_on_the_last_cross_the_card_takes_over_later():
+    """dix-mille at 5,000 against 6,000, two dice offered with 650 (its
+    table: `farkle advise dix-mille --me 5000 --opp 6000 --offer 650,2
+    --crosses C --previous 4000`): with no cross the take wins 41.76%, a
+    fresh turn 40.96%; on the last cross (two crosses, a fall to 4,000
+    ahead) the fresh turn, 39.68% against 38.16%. A card that takes from
+    800 (the total + 150 a die), 200 more on the last cross, does the
+    same; without the shift it takes both."""
+    from solver.card_sheet import card_take
+    rules = get_rules("dix-mille")
+    plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350, take_at=800,
+                 take_die=150)
+    card = dataclasses.replace(plain, last_cross_take_more=200)
+    lines = [Line(5000), Line(5000, crosses=2, previous=4000)]
+    assert [card_take(card.compiled(rules), rules, me, [6000], 650, 2) for me in lines] \
+        == [True, False]
+    assert [card_take(plain.compiled(rules), rules, me, [6000], 650, 2) for me in lines] \
+        == [True, True]
+    assert "on your last cross: take over only from 200 more" in card.text(rules)
