@@ -203,6 +203,7 @@ class CardRules(NamedTuple):
     take_one_chasing: int
     """0: no such rule."""
     last_cross_take_more: int
+    """0 where the game has no crosses."""
 
 
 def threshold_shift(card, score, opponent, crossed):
