@@ -15,7 +15,7 @@ unit; a count of dice by as many dice, from none to all), keeping the
 best, round after round until a round gains less than 1e-7. A row of
 thresholds near an end (``chase1``.., ``home1``..) changes nothing until
 its condition is set (``--set home_within=1000``): until then its moves
-cost no evaluation (:meth:`solver.card.Card.in_play`). The simple
+cost no evaluation (:meth:`solver.card_record.Card.in_play`). The simple
 rules people use are evaluated the same way, as cards:
 ``threshold:300`` (bank at 300 with any dice, keep the most points; Pig:
 hold at 20), "bank once entered" (bank as soon as the turn total meets the
@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card import SIDE_ROWS, Card, chooses_keeps  # noqa: E402
+from solver.card_record import SIDE_ROWS, Card, chooses_keeps  # noqa: E402
 from solver.card_sheet import CARDS_FILE, stored_cards  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 

@@ -19,7 +19,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     if not cards:
         return ("`solver/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
                 "then rebuild.")
-    from solver.card import Card
+    from solver.card_record import Card
     rows = []
     for name, entry in cards.items():
         key = f"card/{name}"
@@ -133,7 +133,7 @@ def searched_note(name: str, loss: dict) -> str:
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
     (:mod:`solver.card_regret`): a paragraph and a table."""
-    from solver.card import Card
+    from solver.card_record import Card
     from solver.card_regret import KIND_LABELS, card_regret
     shown = [n for n in cards if n in games]
     if not shown:
@@ -203,7 +203,8 @@ def departures(figs, cards: dict, games: dict) -> str:
     turn can reach with the bank allowed."""
     import matplotlib.pyplot as plt
     from solver.analysis import plain_scores, reachable, state_at
-    from solver.card import Card, card_banks, threshold_shift
+    from solver.card import card_banks, threshold_shift
+    from solver.card_record import Card
     from solver.turn_rules import TurnRules
     from solver.solution import replay
     shown = [name for name in cards if name in games]

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import candidates, fields_to_fit, get, load_table, put  # noqa: E402
 from machine import machine  # noqa: E402
 
-from solver.card import Card  # noqa: E402
+from solver.card_record import Card  # noqa: E402
 from solver.card_sheet import stored_cards  # noqa: E402
 from solver.card_regret import card_regret, regret_of  # noqa: E402
 from solver.rules import get_rules  # noqa: E402

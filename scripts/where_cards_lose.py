@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card import Card  # noqa: E402
+from solver.card_record import Card  # noqa: E402
 from solver.card_sheet import CARDS_FILE  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 

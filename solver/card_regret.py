@@ -136,7 +136,7 @@ def situation(rules, score: int, opponent: int, bands: int = 4) -> str:
 
 
 def card_regret(solution, card, games: int, seed: int = 1, visits: list | None = None) -> Regret:
-    """Sample ``games`` games of ``card`` (a :class:`solver.card.Card`)
+    """Sample ``games`` games of ``card`` (a :class:`solver.card_record.Card`)
     against ``solution``'s player, the card's player D first in every second
     game; returns the regret by decision (module docstring), and appends
     each decision of D to ``visits`` (a :class:`Visit`) if given."""

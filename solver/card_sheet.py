@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .card import Card, CardRules, card_banks, card_situation, card_takes, keep_rank
+from .card import CardRules, card_banks, card_situation, card_takes, keep_rank
+from .card_record import Card
 from .errors import UsageError
 from .rules import Rules
 from .states import cross_state

@@ -1,4 +1,4 @@
-"""A strategy card as a person reads it at the table (:class:`solver.card.Card`).
+"""A strategy card as a person reads it at the table (:class:`solver.card_record.Card`).
 
 The rules of :mod:`solver.card`, in the order they apply, in words and
 whole points; only the rules the card has (a field at 0 prints nothing).
@@ -6,7 +6,7 @@ whole points; only the rules the card has (a field at 0 prints nothing).
 
 from __future__ import annotations
 
-from .card import chooses_keeps
+from .card_record import chooses_keeps
 from .rules import Rules
 
 

@@ -433,7 +433,7 @@ def model_seat_values(solution, two, values: MultiValues | None = None, tol: flo
 
 def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
     """D's chance as the first and as the second player when D plays
-    ``card`` (a :class:`solver.card.Card`) against the two-player table
+    ``card`` (a :class:`solver.card_record.Card`) against the two-player table
     ``solution`` (a :class:`solver.solution.Solution`); ``card=None``: D
     plays the table too (a check: the table's own values)."""
     rules, space = solution.rules, solution.space
@@ -448,7 +448,7 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) 
 
 def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> np.ndarray:
     """The sweeps of the module's equations; D's chance in each seat."""
-    from .card import Card
+    from .card_record import Card
     seats = Seats.of(N, space)
     blocks = build_multi_blocks(space, N)
     dice = keep_table(rules).packed()

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.card import Card
+from solver.card_record import Card
 from solver.card_regret import card_regret, regret_of
 from solver.rules import get_rules
 from solver.seat_value import card_seat_values

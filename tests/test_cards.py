@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from solver.card import Card
+from solver.card_record import Card
 from solver.card_sheet import card_bank, card_for, stored_cards
 from solver.rules import PIG, get_rules
 from solver.seat_value import card_seat_values

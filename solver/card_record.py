@@ -1,0 +1,285 @@
+"""A strategy card as printed: its fields in points, each with the table's
+case for it, and their conversion to the units the rules of
+:mod:`solver.card` read (:meth:`Card.compiled`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from .card import CardRules
+from .errors import UsageError
+from .rules import Rules
+
+
+SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end"}
+"""The bank rows beside ``bank``, each used where its condition holds (the
+module docstring): () stands for ``bank`` itself."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card in points, as printed (module docstring)."""
+    game: str
+    bank: tuple[int, ...]
+    """Bank at this turn total with 1, 2, ... dice in hand."""
+    behind: int = 0
+    gap_step: int = 1000
+    chase_within: int = 0
+    chase_bank: tuple[int, ...] = ()
+    """Bank at these turn totals, by dice in hand, once the other player is
+    within ``chase_within`` of the target or leads by ``chase_behind`` or
+    more; () where the card has no such row."""
+    chase_behind: int = 0
+    home_within: int = 0
+    home_bank: tuple[int, ...] = ()
+    """Bank at these turn totals, by dice in hand, once the player is within
+    ``home_within`` of the target (and the row near the other player's end
+    does not apply); () where the card has no such row."""
+    open_at: int = 0
+    left_worth: tuple[int, ...] = ()
+    """What a keep's dice left to roll are worth, for 1, 2, ... dice left
+    (all the dice after hot dice); () where the card has no keep rule. A
+    die's worth depends on how many there are: one die left is mostly
+    banked, the fifth buys a roll of every die."""
+    most_points_from: int = 0
+    """With this turn total or more before the roll, keep the most points
+    (the dice left are soon banked); 0: never."""
+    chase_most_points_from: int = 0
+    """``most_points_from`` near the other player's end (where
+    ``chase_bank`` applies): the card banks late there, so the dice left
+    are worth keeping longer; 0: the same."""
+    lead_most_points_from: int = 0
+    """``most_points_from`` for a player who leads (the chase row aside):
+    a leader banks sooner, so points count before dice sooner; 0: the
+    same."""
+    take_at: int = 0
+    take_die: int = 0
+    take_one_at: int = 0
+    """An offer of one die is taken from this total (0: by ``take_at`` and
+    ``take_die`` as the others)."""
+    take_one_behind: int = 0
+    """An offer of one die is taken from this total instead when the other
+    player leads by ``take_one_behind_by`` or more: who trails must gamble
+    (quinze-mille at 12,000, one die offered with 1,100: against 13,500 the
+    take wins, 32.84% against 32.02%; against 12,500 the fresh turn, 46.60%
+    against 45.35%); 0: no such rule."""
+    take_one_behind_by: int = 0
+    last_cross: int = 0
+    last_cross_offer_dice: int = 0
+    """On the last cross before a fall the offer rules (``offer_dice``) hold
+    from this many dice: a roll risks the fall as well as the points, so
+    the finish and the bank come sooner (dix-mille at 9,650 against 9,700,
+    150 set aside with 3 dice: on the last cross the bank wins, 49.01%
+    against 48.70%; with no cross the roll, 49.33% against 49.01%); 0:
+    ``offer_dice`` there too."""
+    finish_within: int = 0
+    finish_from: int = 0
+    """``finish_within`` applies to a bank that leaves this much or more
+    to go: what is left must be worth the wait (cinq-mille-exact, 4,600
+    against 4,300 with 3 dice: 200 set aside, the bank, leaving 200, wins
+    78.31% against 75.73%; 300 set aside, leaving 100, the roll, 82.52%
+    against 81.24%); 0: any."""
+    finish_yields_within: int = 0
+    """``finish_within`` does not apply once the other player is within
+    this much of the target: they may finish before what is left is made
+    (cinq-mille-exact, 4,600 against 4,750 with 200 set aside and 3 dice:
+    the roll wins 43.85% against the bank's 40.02%); 0: however near."""
+    finish_dice: int = 0
+    """``finish_within`` applies with at most this many dice in hand (with
+    more, a roll is worth more than the finish); 0: with any."""
+    crossed_finish_dice: int = 0
+    """``finish_dice`` for a player with a cross and a fall ahead: a zero
+    turn costs a cross too, so the finish comes with more dice (dix-mille
+    at 9,500 against 9,000 with 250 set aside and 4 dice: with no cross
+    the roll wins, 68.80% against 68.55%; with one cross the bank, 68.55%
+    against 66.88%); 0: ``finish_dice`` there too."""
+    race_within: int = 0
+    leave_at_least: int = 0
+    """Never bank leaving less than this to go (a field of the games that
+    end exactly on the target or cap a bank short of it)."""
+    bank_keep_worth: int = 0
+    """What a keep after which the card banks is worth beyond its points
+    and dice left (below ``most_points_from``)."""
+    end_within: int = 0
+    """To an exact target, a keep that leaves this much or less to go is
+    ranked by its points, ``end_die`` a die left to roll, and ``odd_fifty``
+    less where what it leaves needs a 5 (50, 150, ...); 0: no such rule."""
+    end_die: int = 0
+    odd_fifty: int = 0
+    end_bonus: int = 0
+    """What a keep ranked by the end rule counts beyond its points and
+    dice: to leave little to go is worth more than the usual worth of its
+    dice (``left_worth``); 0: no more."""
+    hot_dice_from: int = 0
+    """Where hot dice must be rolled, a keep of every die that brings the
+    turn total to this or more counts ``hot_dice_cost`` less per 1,000 of
+    that total: all of it rides on the forced roll, where a keep of fewer
+    dice may bank (dix-mille-free-keep at 5,000 each, 3 3 3 3 1 thrown: 3 3
+    3 3 then a bank wins 77.23%, all five then the roll 67.63%); 0: no such
+    rule."""
+    hot_dice_cost: int = 0
+    crossed_two_dice_leaves: int = 0
+    """With two dice in hand, a cross and a fall ahead, a bank may leave
+    this little to go instead of ``leave_at_least`` (dix-mille at 9,500
+    against 9,000 with 350 set aside and 2 dice: with no cross the roll
+    wins, 65.52% against 64.83%; with one cross the bank, 64.83% against
+    62.80%); 0: ``leave_at_least`` there too."""
+    lone_die_leaves: int = 0
+    """With one die in hand, a bank may leave this little to go instead
+    of ``leave_at_least``: a lone die rarely finishes, so banking near the
+    end beats rolling it (dix-mille at 9,500 against 9,000 with 350 set
+    aside: with one die the bank wins, 64.83% against 62.34%, with two
+    the roll, 65.52% against 64.83%); 0: ``leave_at_least`` with any dice."""
+    leave_unless: int = 0
+    """``leave_at_least`` holds below this turn total only: from it, a bank
+    keeps too much to risk for the last points (quinze-mille, 150 to go
+    after the bank: one die banks from about 1,000 to 1,900); 0: at any."""
+    offer_within: int = 0
+    """Never bank with ``offer_dice`` dice or more in hand where the other
+    player may take over and the turn total would bring them within this
+    much of an exact target: they take it and often finish (quinze-mille,
+    14,000 against 14,700 with 200 and 3 dice: the roll wins 30.07%, the
+    bank 23.53%); a finish comes first (``finish_unless_within``); 0: no
+    such rule."""
+    offer_dice: int = 0
+    offer_fewer_within: int = 0
+    """The offer rule with fewer than ``offer_dice`` dice but two or more in
+    hand: never bank where the other player, taking over, would be within
+    this much of the target (quinze-mille at 13,000 against 14,600 with 300
+    set aside and 2 dice: they would take over at 14,900, and the roll wins
+    22.68%, the bank 20.08%; against 14,000 the bank wins, 33.13% against
+    32.62%). One die is left out: its offer is seldom taken. 0: no such
+    rule."""
+    take_finish_within: int = 0
+    """To an exact target, an offer is taken also where it leaves 100 to go
+    (a lone 1 finishes it), or up to this much with ``take_finish_dice``
+    dice or more offered: the end is near enough to chase with the dice
+    in hand (dix-mille at 9,650 against 9,800, two dice offered with 250:
+    the take wins 50.08%, a fresh turn 40.04%; against 9,750, three dice
+    with 150, leaving 200: the take, 46.92% against 43.59%; two dice with
+    150: the fresh turn, 43.59% against 40.97%); 0: no such rule."""
+    take_finish_dice: int = 0
+    offer_fewer_from: int = 0
+    """The window of ``offer_fewer_within`` starts at this much to go: an
+    offer that leaves its taker 50 with two dice is worth making, one that
+    leaves 100 is not (dix-mille); 0: from nothing left."""
+    five_hundreds_within: int = 0
+    """To an exact target, the finish (:attr:`finish_within`'s rule) holds
+    also for a bank that leaves 500, 1,500, ... up to this much to go, with
+    ``five_hundreds_dice`` dice or fewer in hand (0: any): three 5s, or a straight,
+    make it (dix-mille against 8,000 with 200 set aside and 3 dice: the bank
+    to 9,500 wins 75.24%, the roll 74.29%; to 9,450, from 150 more, the
+    roll 73.23%, the bank 72.36%); 0: no such rule."""
+    five_hundreds_dice: int = 0
+    last_cross_take_more: int = 0
+    """On the last cross before a fall every take-over wants this much
+    more: a take that fails is a zero turn, and this one the fall (the
+    exception of the end, an offer that finishes, stands); 0: no more."""
+    take_one_chasing: int = 0
+    """A lone die's offer is taken from this turn total where the other
+    player, who made it, is within ``chase_within`` of the target: they
+    may finish next turn, so a fresh turn is seldom enough (first of the
+    lone die's rules); 0: no such rule."""
+    finish_unless_within: int = 0
+    """The finish yields (no bank) where the other player, taking over
+    ``offer_dice`` dice or more, would be within this much of the target:
+    the offer is theirs to finish with
+    (quinze-mille, 14,600 against 14,700: bank 200 with 3 dice and they
+    need a 1 of 3 dice); 0: the finish whatever it offers."""
+
+    def compiled(self, rules: Rules) -> CardRules:
+        u = rules.unit
+
+        def units(points):       # thresholds round up to a score a turn can hold
+            return -(-points // u)
+        if len(self.bank) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
+        for name, where in SIDE_ROWS.items():
+            if getattr(self, name) and len(getattr(self, name)) != rules.dice:
+                raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
+                                 f"{where}")
+        if self.left_worth and len(self.left_worth) != rules.dice:
+            raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
+        # A worth (of dice left, of a keep that banks) is not rounded to the
+        # unit: half a unit tells apart keeps whose points differ by one unit
+        # (a 1 alone, or a 1 and a 5).
+        left = [w / u for w in self.left_worth or (0,) * rules.dice]
+
+        def row(thresholds):     # indexed by dice in hand, 0 unused
+            return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
+        bank = row(self.bank)
+        side = {name: row(getattr(self, name)) if getattr(self, name) else bank
+                for name in SIDE_ROWS}
+        return CardRules(bank,
+                         np.array([0] + left, dtype=np.float64),
+                         units(self.behind) if self.behind >= 0 else -units(-self.behind),
+                         max(1, self.gap_step // u), units(self.chase_within),
+                         side["chase_bank"], units(self.chase_behind),
+                         units(self.home_within), side["home_bank"],
+                         max(units(self.open_at), rules.entry_units) if rules.entry else 0,
+                         units(self.most_points_from), units(self.chase_most_points_from),
+                         units(self.lead_most_points_from),
+                         units(self.take_at), units(self.take_die), units(self.take_one_at),
+                         units(self.take_one_behind), units(self.take_one_behind_by),
+                         units(self.last_cross), units(self.finish_within),
+                         units(self.finish_from), units(self.finish_yields_within),
+                         self.finish_dice, self.crossed_finish_dice or self.finish_dice,
+                         units(self.race_within), units(self.leave_at_least),
+                         self.bank_keep_worth / u,
+                         units(self.end_within) if rules.exact_target else 0,
+                         self.end_die / u, self.odd_fifty / u, self.end_bonus / u,
+                         rules.dice if rules.hot_dice_forced and self.hot_dice_cost else 0,
+                         units(self.hot_dice_from), self.hot_dice_cost / 1000,
+                         max(1, 100 // u),
+                         units(self.leave_unless),
+                         units(self.lone_die_leaves or self.leave_at_least),
+                         units(self.crossed_two_dice_leaves or self.leave_at_least),
+                         units(self.offer_within) if rules.has_takeover else 0,
+                         self.offer_dice, self.last_cross_offer_dice or self.offer_dice,
+                         units(self.offer_fewer_within) if rules.has_takeover else 0,
+                         units(self.finish_unless_within) if rules.has_takeover else 0,
+                         units(self.take_finish_within)
+                         if rules.has_takeover and rules.exact_target else 0,
+                         self.take_finish_dice,
+                         units(self.offer_fewer_from) if rules.has_takeover else 0,
+                         units(self.five_hundreds_within) if rules.exact_target else 0,
+                         self.five_hundreds_dice, units(self.take_one_chasing),
+                         units(self.last_cross_take_more) if rules.crosses else 0)
+
+    def in_play(self) -> "Card":
+        """The card without the rows it never uses (a row whose condition
+        is never met, or that repeats ``bank``): two cards that play alike
+        this way compare equal, and a search evaluates them once."""
+        chasing = self.chase_within or self.chase_behind
+        chase = self.chase_bank if chasing and self.chase_bank != self.bank else ()
+        home = self.home_bank if self.home_within and self.home_bank != self.bank else ()
+        return dataclasses.replace(self, chase_bank=chase, home_bank=home,
+                                   home_within=self.home_within if home else 0)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Card":
+        fields = {f.name for f in dataclasses.fields(cls)}
+        # JSON gives lists; a card is hashed (a search keeps its measured cards by card).
+        values = {k: tuple(v) if isinstance(v, list) else v
+                  for k, v in data.items() if k in fields}
+        if data.get("die_worth") and not values.get("left_worth"):
+            # A card fitted before dice left had a worth each: so much a die.
+            values["left_worth"] = tuple(data["die_worth"] * k
+                                         for k in range(1, len(values["bank"]) + 1))
+        return cls(**values)
+
+    def text(self, rules: Rules, loss: dict | None = None) -> str:
+        """The card as a person reads it at the table (:mod:`solver.card_text`)."""
+        from .card_text import card_text     # it reads this module's chooses_keeps
+        return card_text(self, rules, loss)
+
+
+def chooses_keeps(rules: Rules) -> bool:
+    """Whether a card of the game ranks keeps (the game lets one choose)."""
+    return rules.keep_rule == "any" and rules.dice > 1
