@@ -256,15 +256,13 @@ def card_banks(card, turn_rules, shift, crossed, score, opponent, turn_total, in
             not (card.finish_yields_within > 0 and
                  target - opponent <= card.finish_yields_within) and \
             not (offering and offers_finish(turn_rules, opponent, turn_total, in_hand,
-                                            card.finish_unless_within)):
+                                            0, card.finish_unless_within)):
         return True
     if offering:
-        window, window_from = card.offer_within, 0
+        window_from, window = 0, card.offer_within
     else:
-        window = card.offer_fewer_within if in_hand > 1 else 0
-        window_from = card.offer_fewer_from
-    if offers_finish(turn_rules, opponent, turn_total, in_hand, window) and \
-            target - opponent - turn_total >= window_from:
+        window_from, window = card.offer_fewer_from, card.offer_fewer_within if in_hand > 1 else 0
+    if offers_finish(turn_rules, opponent, turn_total, in_hand, window_from, window):
         return False
     home = card.home_within > 0 and target - score <= card.home_within
     row = card.chase_bank if chasing(card, target, score, opponent) else \
@@ -292,11 +290,12 @@ def points_from(card, target, score, opponent):
     return other if other > 0 else card.most_points_from
 
 
-def offers_finish(turn_rules, opponent, turn_total, in_hand, within):
+def offers_finish(turn_rules, opponent, turn_total, in_hand, least, within):
     """Whether a bank of ``turn_total`` with ``in_hand`` dice offers the
-    other player a take-over to within ``within`` of the target (0: never),
-    as its taker sees it: the same checks as :func:`card_takes`."""
-    return within > 0 and turn_rules.target - opponent - turn_total <= within and \
+    other player a take-over that leaves them ``least`` to ``within`` to go
+    (``within`` 0: never), as its taker sees it: the same checks as
+    :func:`card_takes`."""
+    return within > 0 and least <= turn_rules.target - opponent - turn_total <= within and \
         offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) and \
         not offer_only_overshoots(turn_rules, opponent, turn_total)
 

@@ -113,13 +113,16 @@ def _offer_rule(card, rules) -> str:
                       for dice, within, least in rest))
 
 
+def _at_most(count: int, rules: Rules) -> str:
+    """A rule's dice in hand, "3 dice or fewer", where 0 stands for any."""
+    return "any dice" if count in (0, rules.dice) else f"{count} dice or fewer"
+
+
 def _finish_dice(card, rules: Rules) -> str:
     """The finish's dice in hand: ", with 3 dice or fewer (any dice with a
     cross)", or nothing where it holds with any dice, cross or not."""
-    def dice(count):
-        return "any dice" if count in (0, rules.dice) else f"{count} dice or fewer"
-    plain = dice(card.finish_dice)
-    crossed = dice(card.crossed_finish_dice or card.finish_dice)
+    plain = _at_most(card.finish_dice, rules)
+    crossed = _at_most(card.crossed_finish_dice or card.finish_dice, rules)
     if rules.crosses and crossed != plain:
         return f", with {plain} ({crossed} with a cross)"
     return "" if plain == "any dice" else f", with {plain}"
@@ -135,9 +138,8 @@ def _five_hundreds(card, rules: Rules) -> tuple[str, str]:
     # where one is worth as much.
     makes = ["three 5s"] + (["a straight"] if any(points in amounts for _, points
                                                    in rules.straights) else [])
-    dice = card.five_hundreds_dice
-    return listed, ((f" with {dice} dice or fewer" if dice not in (0, rules.dice) else "")
-                    + f" ({', '.join(makes)})")
+    dice = _at_most(card.five_hundreds_dice, rules)
+    return listed, (f" with {dice}" if dice != "any dice" else "") + f" ({', '.join(makes)})"
 
 
 def _take_finish(card, rules: Rules) -> str:
