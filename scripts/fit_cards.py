@@ -111,8 +111,8 @@ def fields_to_fit(rules) -> list[str]:
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
-        names += [f"left{k}" for k in range(1, rules.dice + 1)] + [
-            "most_points_from", "chase_most_points_from", "lead_most_points_from",
+        names += [f"{row}{k}" for row in ("left", "late") for k in range(1, rules.dice + 1)] + [
+            "late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
             "bank_keep_worth"]
         if rules.hot_dice_forced:
             names += ["hot_dice_from", "hot_dice_cost"]
@@ -147,15 +147,20 @@ WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus"}
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 
-PER_DICE = {"bank": "bank", "left": "left_worth", "chase": "chase_bank", "home": "home_bank"}
+PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth", "chase": "chase_bank",
+            "home": "home_bank"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
 ``chase3``): the card's tuple it indexes."""
 
 
 def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
     # A card without a row of its own near an end banks there as
-    # elsewhere: a search starts that row from the bank row.
-    return getattr(card, tuple_name) or (card.bank if tuple_name in SIDE_ROWS else ())
+    # elsewhere, and one without late worths of dice keeps as before: a
+    # search starts that row from the one it stands for.
+    if getattr(card, tuple_name):
+        return getattr(card, tuple_name)
+    return card.bank if tuple_name in SIDE_ROWS else \
+        card.left_worth if tuple_name == "late_worth" else ()
 
 
 def _per_dice(name: str):

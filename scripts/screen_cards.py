@@ -39,7 +39,7 @@ from solver.card_sheet import stored_cards  # noqa: E402
 from solver.card_regret import card_regret, regret_of  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
-KEEP_FIELDS = {"most_points_from", "chase_most_points_from", "lead_most_points_from",
+KEEP_FIELDS = {"late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
                "end_within", "end_die", "odd_fifty", "end_bonus", "bank_keep_worth",
                "hot_dice_from", "hot_dice_cost"}
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
@@ -53,7 +53,7 @@ def kinds_moved(card: Card, name: str) -> set[str]:
     """The decisions a field can change: the others keep their regret."""
     if name in TAKE_FIELDS:
         return {"take"}
-    if name in KEEP_FIELDS or name.startswith("left"):
+    if name in KEEP_FIELDS or name.startswith(("left", "late")):
         return {"keep"}
     # A keep after which the card banks is worth more: the banks rank keeps.
     return {"bank", "keep"} if card.bank_keep_worth else {"bank"}

@@ -56,7 +56,8 @@ with ``n`` dice in hand, the first of these rules that applies decides:
 A keep (where the game lets one choose) is the one with the most
 ``points + left_worth[k]`` (``+ bank_keep_worth`` when the card banks
 after it), ``k`` the dice it leaves to roll (all of them after hot dice;
-``left_worth`` is 0 where the card has none), or the most
+``left_worth`` is 0 where the card has none; ``late_worth`` instead once
+the turn total before the roll is ``late_from`` or more), or the most
 points alone once the turn total before the roll is ``most_points_from``
 or more (where set, ``chase_most_points_from`` where the chase row
 applies, else ``lead_most_points_from`` for a player who leads: one who
@@ -125,6 +126,12 @@ class CardRules(NamedTuple):
     """The bank row once the player is within ``home_within`` of the target
     (0: never), where ``chase_bank`` does not apply."""
     open_at: int
+    late_from: int
+    """From this turn total (before the roll) dice left are worth
+    ``late_worth``; 0: never."""
+    late_worth: np.ndarray
+    """``left_worth`` from ``late_from`` (``left_worth`` itself where the
+    card has none)."""
     most_points_from: int
     """From this turn total (before the roll) dice left are worth nothing;
     0: never."""
@@ -322,7 +329,8 @@ def keep_score(card, most_points_from, turn_total, units, dice_after, banks_afte
     in_end = (to_go <= card.end_within) * (card.end_within > 0)
     end = card.end_bonus + card.end_die * dice_after - \
         card.odd_fifty * (to_go % card.hundred != 0)
-    usual = card.left_worth[dice_after] + card.bank_keep_worth * banks_after
+    worth = card.late_worth if 0 < card.late_from <= turn_total else card.left_worth
+    usual = worth[dice_after] + card.bank_keep_worth * banks_after
     return points + in_end * end + (1 - in_end) * usual + tie_break
 
 

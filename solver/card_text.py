@@ -23,18 +23,29 @@ def _changed(row: tuple[int, ...], card) -> str:
                       if b != usual) or "the same"
 
 
+def _worths(row, usual=None) -> str:
+    """Worths of dice left as read, most dice first: only those that differ
+    from ``usual`` where given."""
+    return " | ".join(f"{k}: {w:,}" for k, w in reversed(list(enumerate(row, start=1)))
+                      if usual is None or w != usual[k - 1])
+
+
 def _keep_lines(card, rules: Rules) -> list[str]:
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
         lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
     else:
-        lines = ["Keep: the most points + the dice left to roll, worth " + " | ".join(
-            f"{k}: {w:,}" for k, w in reversed(list(enumerate(worth, start=1))))]
+        lines = ["Keep: the most points + the dice left to roll, worth " + _worths(worth)]
     if card.bank_keep_worth:
         lines[-1] += f" (+ {card.bank_keep_worth:,} for a keep after which you bank)"
-    most_points = _most_points(card, rules)
+    # Turn totals in order: the late worths, then the most points.
+    late = _worths(card.late_worth, card.left_worth or None)
+    later = [f"from {card.late_from:,} set aside: {late}"] if card.late_from and late else []
+    most_points = _most_points(card, rules, after_late=bool(later))
     if most_points:
-        lines.append("  " + most_points)
+        later.append(most_points)
+    if later:
+        lines.append("  " + "; ".join(later))
     if card.hot_dice_cost and rules.hot_dice_forced:
         lines[-1] += ";"
         reaching = (f" that brings the turn total to {card.hot_dice_from:,} or more"
@@ -45,9 +56,10 @@ def _keep_lines(card, rules: Rules) -> list[str]:
     return lines
 
 
-def _most_points(card, rules: Rules) -> str:
+def _most_points(card, rules: Rules, after_late: bool = False) -> str:
     """From which turn total the card keeps the most points, and where
-    (:func:`solver.card.points_from`): "" where never."""
+    (:func:`solver.card.points_from`): "" where never; ``after_late``:
+    after the late row's "from N set aside", so "from M" says it."""
     base, lead = card.most_points_from, card.lead_most_points_from
     when_chasing = _chase_when(card, rules, "if ")
     chase = card.chase_most_points_from if when_chasing else 0
@@ -64,7 +76,8 @@ def _most_points(card, rules: Rules) -> str:
     if lead:
         other.append(f"{'else ' if other else ''}{'' if base else 'from '}{lead:,} if you lead")
     if base:
-        return f"with {base:,} or more set aside: the most points" + (
+        since = f"from {base:,}" if after_late else f"with {base:,} or more set aside"
+        return f"{since}: the most points" + (
             f" ({', '.join(other)})" if other else "")
     return "the most points " + ", ".join(other) if other else ""
 

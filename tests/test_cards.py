@@ -500,6 +500,33 @@ def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
     assert card.compiled(get_rules("cinq-mille")).hot_dice == 0
 
 
+def test_once_points_are_set_aside_the_dice_left_are_worth_another_row():
+    """quinze-mille-free-keep at 5,000 each, 1 5 5 2 3 thrown with 5 dice
+    (its table: `farkle advise quinze-mille-free-keep --me 5000 --opp 5000
+    --turn T --dice 5 --roll 1 5 5 2 3`): with 500 set aside, 1 5 5 (two
+    dice left) then a bank wins 55.63%, the 1 alone then a roll 54.52%;
+    with 100 set aside the 1 alone wins, 51.09% against 50.74%. A card
+    whose two dice left are worth 50 and four 175 keeps the 1 both times;
+    worth 150 from 350 set aside, it keeps 1 5 5 with 500."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+    rules = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 3100, 6650, 7500), open_at=500,
+                 left_worth=(100, 50, 50, 175, 350, 200))
+    card = dataclasses.replace(plain, late_from=350, late_worth=(200, 150, 100, 175, 300, 300))
+
+    def kept(c, turn_total):
+        return card_keep(c.compiled(rules), rules, 5000, [5000], turn_total, 5,
+                         keeps(rules, counts_of([1, 5, 5, 2, 3]))).points
+    assert [kept(plain, 100), kept(plain, 500)] == [100, 100]
+    assert [kept(card, 100), kept(card, 500)] == [100, 200]
+    assert "  from 350 set aside: 6: 300 | 5: 300 | 3: 100 | 2: 150 | 1: 200." \
+        in card.text(rules)
+    # A late row like the usual one, or from no total, is no row.
+    assert dataclasses.replace(card, late_worth=plain.left_worth).in_play().late_worth == ()
+    assert dataclasses.replace(card, late_from=0).in_play() == plain
+
+
 def test_the_card_offers_no_finish_to_the_other_player():
     """quinze-mille, 200 set aside with 3 dice (its table: `farkle advise
     quinze-mille --me ME --opp OPP --turn 200 --dice 3`):
