@@ -153,14 +153,15 @@ PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth", "chase":
 ``chase3``): the card's tuple it indexes."""
 
 
+STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS}, "late_worth": "left_worth"}
+"""A row a card may lack, and the row it plays as meanwhile: a card
+without a row of its own near an end banks there as elsewhere, and one
+without late worths of dice keeps as before."""
+
+
 def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
-    # A card without a row of its own near an end banks there as
-    # elsewhere, and one without late worths of dice keeps as before: a
-    # search starts that row from the one it stands for.
-    if getattr(card, tuple_name):
-        return getattr(card, tuple_name)
-    return card.bank if tuple_name in SIDE_ROWS else \
-        card.left_worth if tuple_name == "late_worth" else ()
+    # A search starts a missing row from the one it stands for.
+    return getattr(card, tuple_name) or getattr(card, STANDS_FOR.get(tuple_name, tuple_name))
 
 
 def _per_dice(name: str):

@@ -217,7 +217,7 @@ class Card:
         # unit: half a unit tells apart keeps whose points differ by one unit
         # (a 1 alone, or a 1 and a 5).
         left = [w / u for w in self.left_worth or (0,) * rules.dice]
-        late = [w / u for w in self.late_worth] if self.late_from and self.late_worth else left
+        late = [w / u for w in self.late_worth] if self.late_worth else left
 
         def row(thresholds):     # indexed by dice in hand, 0 unused
             return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
