@@ -1,9 +1,10 @@
 """Time one exact evaluation of a seat's policy (solver.seat_value).
 
-    python scripts/bench_seat_value.py GAME TARGET [--players N] [--tol TOL]
+    python scripts/bench_seat_value.py GAME TARGET [--players N] [--tol TOL] [--stored]
 
 With two players (the default) it evaluates the game's first-guess card
-(``scripts/fit_cards.py``) against the two-player table, as the card search
+(``scripts/fit_cards.py``), or with ``--stored`` its stored card
+(``solver/cards.json``), against the two-player table, as the card search
 does; with more, the race-of-duels model (solver.duels) against the exact
 N-player table, as ``scripts/measure_players.py`` does. The tables are
 solved first (not timed). Prints the seconds of the evaluation, the seats
@@ -27,6 +28,8 @@ def main(argv=None) -> int:
     parser.add_argument("target", type=int)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--tol", type=float, default=1e-8)
+    parser.add_argument("--stored", action="store_true",
+                        help="the game's stored card, not its first guess")
     args = parser.parse_args(argv)
     from solver.game import solve
     from solver.multiplayer import solve_players
@@ -36,9 +39,10 @@ def main(argv=None) -> int:
     rules = get_rules(args.game, args.target)
     if args.players == 2:
         from fit_cards import first_guess
+        from solver.card_sheet import card_for
         from solver.seat_value import card_seat_values
         table = solve_game(rules)
-        card = first_guess(table)
+        card = card_for(get_rules(args.game))[0] if args.stored else first_guess(table)
         started = time.perf_counter()
         seats = card_seat_values(table, card, tol=args.tol)
     else:

@@ -30,7 +30,7 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
     """The card's decisions (:mod:`solver.card`) at a turn start of D at
     ``score`` against ``opponent`` (units), into ``plan``: bank or roll for
     every turn total and dice, and the keep of every roll class."""
-    _, prob, keep_first, keep_units, keep_col = dice[:5]
+    prob, keep_first = dice.prob, dice.keep_first
     D = rules.dice
     T = rules.target - score
     shift = threshold_shift(card, score, opponent, crossed)
@@ -38,12 +38,18 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
         for n in range(1, D + 1):
             plan.banked[t, n] = card_banks(card, rules, shift, crossed, score, opponent,
                                            t, n)
+    outcome_units, outcome_col, keep_outcome = dice.outcome_units, dice.outcome_col, \
+        dice.keep_outcome
+    rank = np.empty(len(outcome_units))
     for t in range(rows):
+        # A keep's rank is its outcome's: each outcome ranked once, not once
+        # per class that offers it (a fifth of the calls with five dice).
+        for j in range(len(rank)):
+            rank[j] = keep_rank(card, rules, shift, crossed, score, opponent, t,
+                                outcome_units[j], outcome_col[j], outcome_col[j] == 0)
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
             for k in range(keep_first[r], keep_first[r + 1]):
-                value = keep_rank(card, rules, shift, crossed, score, opponent, t,
-                                  keep_units[k], keep_col[k], keep_col[k] == 0)
-                if value > best:
-                    best, chosen = value, k
+                if rank[keep_outcome[k]] > best:
+                    best, chosen = rank[keep_outcome[k]], k
             plan.keep_chosen[t, r] = chosen

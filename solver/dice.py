@@ -147,9 +147,14 @@ class KeepTable:
         keep_first = np.concatenate(keep_first)
         keep_units = np.concatenate(self.keep_units[1:]).astype(np.int64)
         keep_col = np.concatenate(cols).astype(np.int64)
+        outcomes, keep_outcome = np.unique(np.stack([keep_units, keep_col], axis=1), axis=0,
+                                           return_inverse=True)
         return DiceArrays(roll_first, np.concatenate(self.roll_prob[1:]), keep_first,
                           keep_units, keep_col,
-                          *_class_bases(roll_first, keep_first, keep_units, keep_col))
+                          *_class_bases(roll_first, keep_first, keep_units, keep_col),
+                          keep_outcome.reshape(-1).astype(np.int64),
+                          np.ascontiguousarray(outcomes[:, 0]),
+                          np.ascontiguousarray(outcomes[:, 1]))
 
 
 class DiceArrays(NamedTuple):
@@ -174,6 +179,13 @@ class DiceArrays(NamedTuple):
     extra_first: np.ndarray
     extra_units: np.ndarray
     extra_col: np.ndarray
+    keep_outcome: np.ndarray
+    """Keep ``k``'s outcome, ``(outcome_units, outcome_col)[keep_outcome[k]]``:
+    its points and column, each pair once over every class (71 for the 398
+    keeps of five dice in a free-keep game). A policy that ranks keeps by
+    their outcome ranks each outcome once (:func:`solver.card_kernel.card_plan`)."""
+    outcome_units: np.ndarray
+    outcome_col: np.ndarray
 
 
 def _class_bases(roll_first, keep_first, keep_units, keep_col):

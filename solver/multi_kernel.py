@@ -189,7 +189,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     bank_q, bank_margin, banked, keep_q, keep_main, keep_alt, keep_margin, keep_chosen = plan
     planned = bank_q.shape[0] > 1
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
-        extra_col = dice
+        extra_col = dice[:9]
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
     V, take_values = values
     N = seats.players

@@ -379,10 +379,13 @@ def block_plan_compiled(nodes, rows, D, classes):
 
 @njit(cache=True, parallel=True)
 def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
-               a_rows, pool, mode, card, crossed, changes):
+               a_rows, pool, threads, mode, card, crossed, changes):
     """The blocks of one level; each thread records its plans in its own
-    part of ``pool`` (allocating them per block cost more than the turns)."""
-    per_thread = len(pool.banked) // numba.config.NUMBA_NUM_THREADS
+    part of ``pool``, made for ``threads`` (allocating them per block cost
+    more than the turns). ``threads`` is an argument: ``numba.config`` read
+    here would be frozen into the cached kernel, and a cache compiled under
+    one thread would hand two threads the same part."""
+    per_thread = len(pool.banked) // threads
     for b in prange(b0, b1):
         first = numba.get_thread_id() * per_thread
         plans = NodeMix(pool.bank_q[first:first + per_thread],
@@ -468,14 +471,15 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
     crossed = cross_states(rules, space)
     sweep_changes = []
     largest = int(np.max(np.diff(blocks.block_start)))
-    pool = block_plan_compiled(2 * largest * numba.config.NUMBA_NUM_THREADS,
-                               rules.target_units, rules.dice, len(dice.prob))
+    threads = numba.config.NUMBA_NUM_THREADS
+    pool = block_plan_compiled(2 * largest * threads, rules.target_units, rules.dice,
+                               len(dice.prob))
     for _ in range(max_sweeps):
         before = evaluation.U.copy() if has_falls else None
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, pool, mode, card, crossed, changes)
+                       evaluation, a_rows, pool, threads, mode, card, crossed, changes)
         sweep_changes.append(float(changes.max()))
         if not has_falls or error_bound(sweep_changes) < tol:
             break

@@ -133,6 +133,26 @@ def test_the_table_evaluated_as_a_policy_is_the_table(pig20, rules):
                                    abs=1e-12)
 
 
+def test_evaluation_cached_under_one_thread_runs_under_two(tmp_path):
+    """The evaluation's kernels compiled and cached with one thread, then
+    loaded with two, give the same chances (Pig's stored card against its
+    committed table). The thread count once was read inside the parallel
+    kernel, frozen into its cache: two threads then shared one part of the
+    work arrays, and the run crashed."""
+    import os
+    script = ("from solver.rules import get_rules; from solver.card_sheet import card_for;"
+              "from solver.tables import default_path, read_table;"
+              "from solver.seat_value import card_seat_values; rules = get_rules('pig');"
+              "table = read_table(default_path(rules), rules, lazy_take=False);"
+              "print(list(card_seat_values(table, card_for(rules)[0])))")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+                                "NUMBA_NUM_THREADS": threads})
+            for threads in ("1", "2")]
+    assert [run.returncode for run in runs] == [0, 0], runs[1].stderr[-500:]
+    assert runs[0].stdout == runs[1].stdout
+
+
 @pytest.mark.parametrize("game", ["pig", "cinq-mille", "cinq-mille-exact"])
 def test_stored_card_loss_is_the_evaluation(game):
     """solver/cards.json's loss of a game with a committed table is the

@@ -134,6 +134,20 @@ def test_class_bases_give_each_class_its_own_keeps(name):
     assert (based > 0) == (rules.keep_rule == "any" and rules.dice > 1)
 
 
+@pytest.mark.parametrize("name", ["dix-mille-free-keep", "quinze-mille-free-keep", "pig"])
+def test_each_keep_points_to_its_outcome_listed_once(name):
+    """DiceArrays.keep_outcome: every keep's (points, column) is its
+    outcome's, and the outcomes are the distinct pairs over all classes,
+    each once (which the card's plan ranks, one call per outcome)."""
+    dice = keep_table(get_rules(name)).packed()
+    outcome = dice.keep_outcome
+    assert list(dice.outcome_units[outcome]) == list(dice.keep_units)
+    assert list(dice.outcome_col[outcome]) == list(dice.keep_col)
+    pairs = list(zip(dice.outcome_units.tolist(), dice.outcome_col.tolist()))
+    assert sorted(set(pairs)) == sorted(pairs) == \
+        sorted(set(zip(dice.keep_units.tolist(), dice.keep_col.tolist())))
+
+
 def test_planned_keep_loop_equals_the_plain_loop():
     """The turn DP's planned loop (a class's best from its base's) gives
     the roll values of the plain loop over every keep, which the kernels
