@@ -50,6 +50,7 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
         for r in range(len(prob)):
             best, chosen = -np.inf, keep_first[r]
             for k in range(keep_first[r], keep_first[r + 1]):
-                if rank[keep_outcome[k]] > best:
-                    best, chosen = rank[keep_outcome[k]], k
+                value = rank[keep_outcome[k]]
+                if value > best:
+                    best, chosen = value, k
             plan.keep_chosen[t, r] = chosen

@@ -372,7 +372,8 @@ def one_lane(rules, dice, moves, values, m, w, Z, roll_rows, work, slopes):
     literally(slopes)
     R, dR, A, dA = work
     # Unpacked once: reading an array out of a record inside the loops
-    # costs a reference count each time.
+    # costs a reference count each time. (The turn DP's nine fields; the
+    # keep outcomes after them are for a card's plan.)
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
         extra_col = dice[:9]
     scores, bank_next, zero_next, bank_slot, take_row, offer_first = moves
