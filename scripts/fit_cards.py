@@ -176,6 +176,13 @@ def get(card: Card, name: str) -> int:
     return _row(card, tuple_name)[i] if tuple_name else getattr(card, name)
 
 
+def holds(card: Card, name: str) -> bool:
+    """Whether ``card`` holds field ``name`` itself: not a value of a row
+    it lacks, read from the row that stands for it."""
+    tuple_name, _ = _per_dice(name)
+    return not tuple_name or bool(getattr(card, tuple_name))
+
+
 def put(card: Card, name: str, value: int) -> Card:
     tuple_name, i = _per_dice(name)
     if tuple_name:
@@ -212,7 +219,8 @@ def candidates(rules, name: str, value: int) -> list[int]:
     step = 1 if name in COUNTS else rules.unit
     # A worth also moves by half a unit: a whole unit leaves a 1 and a 1
     # with a 5 ranked alike.
-    halves = [0.5, -0.5] if name in WORTHS or name.startswith("left") else []
+    halves = [0.5, -0.5] if name in WORTHS or \
+        _per_dice(name)[0] in ("left_worth", "late_worth") else []
     low, high = bounds(rules, name)
     return [value + int(move * step) for move in halves + MOVES
             if low <= value + int(move * step) <= high]

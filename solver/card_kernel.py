@@ -5,7 +5,9 @@ copies (:func:`solver.compiled_rules.compiled_copies`): the rule is written
 once, for the simulator and for the exact evaluation
 (:mod:`solver.seat_value`), which asks :func:`card_plan` for the card's
 bank or roll at every turn total and dice in hand, and its keep of every
-roll class, and :func:`card_takes` for its take-over.
+roll class, and :func:`card_takes` for its take-over; and for the pricing
+of a card at decisions another card met (:func:`card_choices`, read by
+:func:`solver.card_regret.regret_of`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ _CARD = compiled_copies(card_module, ("threshold_shift", "offers_finish", "chasi
                                      "keep_rank", "card_takes"), COMPILED_RULES)
 threshold_shift, card_banks, keep_rank, card_takes = (
     _CARD[name] for name in ("threshold_shift", "card_banks", "keep_rank", "card_takes"))
+
+KEEP, BANK, TAKE = 0, 1, 2
+"""A decision's kind in :class:`solver.card_regret.Decisions`."""
 
 
 @njit(cache=True)
@@ -54,3 +59,34 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
                 if value > best:
                     best, chosen = value, k
             plan.keep_chosen[t, r] = chosen
+
+
+@njit(cache=True)
+def card_choices(card, rules, decisions):
+    """The card's choice at each of ``decisions`` (a
+    :class:`solver.card_regret.Decisions`), as
+    :func:`solver.card_regret.card_choice` makes it at one: 0 to bank or
+    take over, 1 to roll or start afresh, or the index of its keep among the
+    decision's keeps (the first of the best ranked)."""
+    kind, dice, turn_total = decisions.kind, decisions.dice, decisions.turn_total
+    score, opponent, crossed = decisions.score, decisions.opponent, decisions.crossed
+    first, units, left = decisions.first, decisions.units, decisions.left
+    chosen = np.empty(len(kind), np.int64)
+    for i in range(len(kind)):
+        mine, theirs, crosses, total = score[i], opponent[i], crossed[i], turn_total[i]
+        if kind[i] == TAKE:
+            chosen[i] = 0 if card_takes(card, rules, crosses, mine, theirs, total, dice[i]) \
+                else 1
+            continue
+        shift = threshold_shift(card, mine, theirs, crosses)
+        if kind[i] == BANK:
+            chosen[i] = 0 if card_banks(card, rules, shift, crosses, mine, theirs, total,
+                                        dice[i]) else 1
+            continue
+        best, chosen[i] = -np.inf, 0
+        for j in range(first[i], first[i + 1]):
+            rank = keep_rank(card, rules, shift, crosses, mine, theirs, total, units[j],
+                             left[j], left[j] == 0)
+            if rank > best:
+                best, chosen[i] = rank, j - first[i]
+    return chosen

@@ -29,7 +29,10 @@ over the first card's games, not its own). It is exact for the card that
 played them and near it for a card that changes few of their decisions;
 a search over cards (``scripts/screen_cards.py``) moves fields by it,
 plays the new card's games again, and leaves the last word to the exact
-evaluation.
+evaluation. The decisions are packed once into arrays (:class:`Decisions`)
+and the card chooses at all of them in one compiled loop
+(:func:`solver.card_kernel.card_choices`): a million decisions priced in
+a fraction of a second, so a search may price over many games.
 
 Where a game has crosses, a player's state is a state of the table's
 space (score, crosses and what the table remembers of the previous score):
@@ -48,6 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .card import card_banks, card_situation, card_takes, keep_rank
+from .card_kernel import BANK, KEEP, TAKE, card_choices
 from .dice import keep_table
 from .solution import replay
 from .states import cross_states
@@ -87,9 +91,10 @@ class Visit(NamedTuple):
 def card_choice(card, turn, shift, last, score, opponent, visit: Visit) -> int:
     """The card's choice at ``visit`` (an index of its ``values``), in the
     situation ``shift, last, score, opponent`` of
-    :func:`solver.card.card_situation`: the one place the card's rules are
-    asked here, so the sampled games and the pricing of another card
-    (:func:`regret_of`) choose alike."""
+    :func:`solver.card.card_situation`, for the sampled games. The pricing
+    of another card (:func:`regret_of`) asks the compiled
+    :func:`solver.card_kernel.card_choices`, which makes the same choices
+    (a test prices a card at its own decisions at its sampled loss)."""
     if visit.kind == "take":
         return 0 if card_takes(card, turn, last, score, opponent, visit.turn_total,
                                visit.dice) else 1
@@ -247,9 +252,62 @@ def choices_at(solution, card, visits: list):
         yield visit, score, opponent, card_choice(compiled, turn, *here, visit)
 
 
-def regret_of(solution, card, visits: list, games: int) -> float:
+class Decisions(NamedTuple):
+    """Decisions a card met (:class:`Visit`), packed for the compiled
+    pricing: one entry per decision, and its choices ``first[i]`` to
+    ``first[i + 1] - 1`` (two for a bank or a take) in the per-choice
+    arrays."""
+    kind: np.ndarray
+    """KEEP, BANK or TAKE (:mod:`solver.card_kernel`)."""
+    dice: np.ndarray
+    turn_total: np.ndarray
+    score: np.ndarray
+    """The card's player's score (units), as ``opponent``."""
+    opponent: np.ndarray
+    crossed: np.ndarray
+    """The player's crosses, as :func:`solver.states.cross_states` reads them."""
+    first: np.ndarray
+    units: np.ndarray
+    """Per choice: a keep's points (units), 0 for a bank or a take."""
+    left: np.ndarray
+    """Per choice: a keep's dice left to roll."""
+    value: np.ndarray
+    """Per choice: the table's value of it."""
+
+    @property
+    def best(self) -> np.ndarray:
+        return np.maximum.reduceat(self.value, self.first[:-1])
+
+
+def decisions(solution, visits: list) -> Decisions:
+    """``visits`` (:func:`card_regret`'s) packed as :class:`Decisions`."""
+    space = solution.space
+    crossed = cross_states(solution.rules, space)
+    movers = np.array([v.mover for v in visits], dtype=np.int64)
+    others = np.array([v.other for v in visits], dtype=np.int64)
+    kinds = {"keep": KEEP, "bank": BANK, "take": TAKE}
+    counts = [len(v.values) for v in visits]
+    keeps = [v.keeps if v.kind == "keep" else ((0, 0),) * len(v.values) for v in visits]
+    return Decisions(
+        kind=np.array([kinds[v.kind] for v in visits], dtype=np.int64),
+        dice=np.array([v.dice for v in visits], dtype=np.int64),
+        turn_total=np.array([v.turn_total for v in visits], dtype=np.int64),
+        score=space.score[movers].astype(np.int64), opponent=space.score[others].astype(np.int64),
+        crossed=np.asarray(crossed)[movers].astype(np.int64),
+        first=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        units=np.array([u for k in keeps for u, _ in k], dtype=np.int64),
+        left=np.array([n for k in keeps for _, n in k], dtype=np.int64),
+        value=np.array([x for v in visits for x in v.values], dtype=np.float64))
+
+
+def regret_of(solution, card, visits, games: int) -> float:
     """The regret per game of ``card`` at ``visits`` (another card's
-    decisions over ``games`` games, :func:`card_regret`): the first-order
-    estimate of its loss (module docstring)."""
-    return sum(visit.regret(choice)
-               for visit, _, _, choice in choices_at(solution, card, visits)) / games
+    decisions over ``games`` games, :func:`card_regret`, or those packed
+    by :func:`decisions`, once for many cards): the first-order estimate
+    of its loss (module docstring)."""
+    if not isinstance(visits, Decisions):
+        visits = decisions(solution, visits)
+    if len(visits.kind) == 0:
+        return 0.0
+    chosen = card_choices(card.compiled(solution.rules), TurnRules.of(solution.rules), visits)
+    return float((visits.best - visits.value[visits.first[:-1] + chosen]).sum() / games)

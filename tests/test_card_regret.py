@@ -27,6 +27,15 @@ def cinq1500():
     return solve_game(get_rules("cinq-mille", 1500))
 
 
+def _script(name: str):
+    """A script of ``scripts/`` imported as a module."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 # Dice left worth other than so much a die (1 die more than 2), a worth for
 # a keep after which the card banks, the most points from 500, and a bank
 # rule moved by the score: the keeps and the banks both cost something.
@@ -236,10 +245,7 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
     exact evaluation takes hours) stores each simple rule's sampled regret
     with its standard error: within four of them of the exact evaluation
     the same script makes otherwise."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / "fit_cards.py"
-    spec = importlib.util.spec_from_file_location("fit_cards", path)
-    fit_cards = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit_cards)
+    fit_cards = _script("fit_cards")
     exact = fit_cards.measure_simple(cinq1500, CARD, 1e-12)
     sampled = fit_cards.measure_simple(cinq1500, CARD, 1e-12, sampled=3000)
     assert set(sampled) == set(exact) == {"threshold:300", "bank once entered",
@@ -248,3 +254,49 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
         assert measured["sampled_games"] == 3000 and "seats" not in measured
         assert abs(measured["loss"] - exact[label]["loss"]) <= 4 * measured["stderr"], label
         assert measured["stderr"] < 0.05 * exact[label]["loss"]
+
+
+def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
+    """``screen_cards.py --check-seed``: a move is taken only where the
+    first-order estimate drops over the decisions of both sets of games;
+    from a poor card (bank at 300 with any dice) the search gains over
+    each set."""
+    screen_cards = _script("screen_cards")
+    solution = cinq1500
+    start = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
+    games = 300
+    sets = []
+    for seed in (3, 4):
+        visits = []
+        card_regret(solution, start, games, seed, visits)
+        sets.append(visits)
+    names = ["bank1", "bank2", "bank3", "bank4", "bank5", "left1", "left4", "left5"]
+    searched, estimate = screen_cards.search(solution, start, names, games, sets,
+                                              lambda text: None)
+    before = [regret_of(solution, start, visits, games) for visits in sets]
+    after = [regret_of(solution, searched, visits, games) for visits in sets]
+    assert searched != start
+    assert estimate == pytest.approx(after[0], abs=1e-12)
+    assert after[0] < before[0] - screen_cards.MIN_GAIN
+    assert after[1] < before[1]
+    # A check where every gain is a loss: the same decisions, each choice's
+    # value negated (a bank or a roll: what one gains, the other loses).
+    # The bank rows move nothing then; unchecked, they move.
+    banks = names[:5]
+    mirrored = [visit._replace(values=tuple(-v for v in visit.values)) for visit in sets[0]]
+    unchecked, _ = screen_cards.search(solution, start, banks, games, sets[:1],
+                                       lambda text: None)
+    checked, _ = screen_cards.search(solution, start, banks, games, [sets[0], mirrored],
+                                     lambda text: None)
+    assert unchecked != start and checked == start
+
+
+def test_the_command_a_search_prints_sets_only_the_fields_the_card_holds():
+    """A row the card lacks (near an end) reads as the bank row: a move of
+    the bank row is not a move of it, and ``--set`` must not write it."""
+    screen_cards = _script("screen_cards")
+    rules = get_rules("cinq-mille")
+    card = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
+    moved = screen_cards.put(screen_cards.put(card, "bank4", 500), "late2", 100)
+    assert screen_cards.set_string(card, moved, screen_cards.fields_to_fit(rules)) == \
+        "bank4=500,late2=100"
