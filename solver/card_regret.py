@@ -273,10 +273,9 @@ class Decisions(NamedTuple):
     """Per choice: a keep's dice left to roll."""
     value: np.ndarray
     """Per choice: the table's value of it."""
-
-    @property
-    def best(self) -> np.ndarray:
-        return np.maximum.reduceat(self.value, self.first[:-1])
+    best: np.ndarray
+    """Per decision: the table's value of its best choice (computed once:
+    a search prices many cards at the same decisions)."""
 
 
 def decisions(solution, visits: list) -> Decisions:
@@ -288,16 +287,18 @@ def decisions(solution, visits: list) -> Decisions:
     kinds = {"keep": KEEP, "bank": BANK, "take": TAKE}
     counts = [len(v.values) for v in visits]
     keeps = [v.keeps if v.kind == "keep" else ((0, 0),) * len(v.values) for v in visits]
+    first = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    value = np.array([x for v in visits for x in v.values], dtype=np.float64)
     return Decisions(
         kind=np.array([kinds[v.kind] for v in visits], dtype=np.int64),
         dice=np.array([v.dice for v in visits], dtype=np.int64),
         turn_total=np.array([v.turn_total for v in visits], dtype=np.int64),
         score=space.score[movers].astype(np.int64), opponent=space.score[others].astype(np.int64),
         crossed=np.asarray(crossed)[movers].astype(np.int64),
-        first=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        first=first,
         units=np.array([u for k in keeps for u, _ in k], dtype=np.int64),
         left=np.array([n for k in keeps for _, n in k], dtype=np.int64),
-        value=np.array([x for v in visits for x in v.values], dtype=np.float64))
+        value=value, best=np.maximum.reduceat(value, first[:-1]))
 
 
 def regret_of(solution, card, visits, games: int) -> float:
@@ -307,7 +308,5 @@ def regret_of(solution, card, visits, games: int) -> float:
     of its loss (module docstring)."""
     if not isinstance(visits, Decisions):
         visits = decisions(solution, visits)
-    if len(visits.kind) == 0:
-        return 0.0
     chosen = card_choices(card.compiled(solution.rules), TurnRules.of(solution.rules), visits)
     return float((visits.best - visits.value[visits.first[:-1] + chosen]).sum() / games)

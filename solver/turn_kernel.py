@@ -144,7 +144,7 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     literally(slopes)
     R, dR, A, dA = work
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
-        extra_col = dice[:9]                                            # as in one_lane
+        extra_col = dice[:9]                                        # as in one_lane
     scores, bank_next, zero_next, bank_slot, take_row, offer_first = moves
     W, take_values, reach = values
     D = rules.dice
@@ -262,7 +262,7 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     literally(slopes)
     R, dR, A, dA = work
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
-        extra_col = dice[:9]                                            # as in one_lane
+        extra_col = dice[:9]                                        # as in one_lane
     scores, bank_next, zero_next, bank_slot, take_row, offer_first = moves
     W, take_values, reach = values
     D = rules.dice
