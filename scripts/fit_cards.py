@@ -119,6 +119,8 @@ def fields_to_fit(rules) -> list[str]:
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at", "take_one_behind",
                   "take_one_behind_by", "take_one_chasing"]
+        names += ["lead_offer_behind", "lead_offer_from", "lead_offer_to", "lead_offer_far"]
+        names += [f"safe{n}" for n in range(1, rules.dice + 1)]
         if rules.exact_target:
             names += ["offer_within", "offer_dice", "offer_fewer_within", "offer_fewer_from",
                       "finish_unless_within", "take_finish_within", "take_finish_dice"]
@@ -148,7 +150,7 @@ WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus"}
 moved by half units too."""
 
 PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth", "chase": "chase_bank",
-            "home": "home_bank"}
+            "home": "home_bank", "safe": "safe_bank"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
 ``chase3``): the card's tuple it indexes."""
 

@@ -41,6 +41,12 @@ with ``n`` dice in hand, the first of these rules that applies decides:
                           with fewer dice, but two or more, from
                           offer_fewer_from to offer_fewer_within (a lone
                           die's offer is seldom taken)
+    offering the leader:  no bank with offer_dice dice or more in hand
+                          from lead_offer_from to lead_offer_to (if set)
+                          where the other player leads by lead_offer_behind
+                          or more, may take over and is more than
+                          lead_offer_far from the target: a leader who
+                          takes over a good offer runs away with the game
     otherwise:            bank once t >= row[n] + shift
     row   = chase_bank   if target - o <= chase_within or o - s >= chase_behind
                          (the other player's end is near, or they lead by
@@ -49,6 +55,10 @@ with ``n`` dice in hand, the first of these rules that applies decides:
             home_bank    else if target - s <= home_within (the player's
                          own end is near: a bank that leaves little to go
                          must keep enough to be worth the wait)
+            safe_bank    else if the game has take-over and the other
+                         player may not take over (their score is short
+                         of the game's minimum for it): an offer is no
+                         gift, so the card banks sooner
             bank         otherwise
     shift = behind * trunc((o - s) / gap_step)         (less when ahead)
           - last_cross     on the last cross before a fall
@@ -125,6 +135,10 @@ class CardRules(NamedTuple):
     home_bank: np.ndarray
     """The bank row once the player is within ``home_within`` of the target
     (0: never), where ``chase_bank`` does not apply."""
+    safe_bank: np.ndarray
+    """The bank row where the other player may not take over, where
+    ``chase_bank`` and ``home_bank`` do not apply (``bank`` itself where
+    the card has none)."""
     open_at: int
     late_from: int
     """From this turn total (before the roll) dice left are worth
@@ -208,6 +222,11 @@ class CardRules(NamedTuple):
     """0: no such rule."""
     last_cross_take_more: int
     """0 where the game has no crosses."""
+    lead_offer_behind: int
+    """0: no such rule."""
+    lead_offer_from: int
+    lead_offer_to: int
+    lead_offer_far: int
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -271,9 +290,12 @@ def card_banks(card, turn_rules, shift, crossed, score, opponent, turn_total, in
         window_from, window = card.offer_fewer_from, card.offer_fewer_within if in_hand > 1 else 0
     if offers_finish(turn_rules, opponent, turn_total, in_hand, window_from, window):
         return False
+    if offering and offers_the_leader(card, turn_rules, score, opponent, turn_total):
+        return False
     home = card.home_within > 0 and target - score <= card.home_within
     row = card.chase_bank if chasing(card, target, score, opponent) else \
-        card.home_bank if home else card.bank
+        card.home_bank if home else \
+        card.bank if may_take_over(turn_rules, opponent) else card.safe_bank
     return turn_total >= row[in_hand] + shift
 
 
@@ -305,6 +327,18 @@ def offers_finish(turn_rules, opponent, turn_total, in_hand, least, within):
     return within > 0 and least <= turn_rules.target - opponent - turn_total <= within and \
         offer(turn_rules, in_hand) > 0 and may_take_over(turn_rules, opponent) and \
         not offer_only_overshoots(turn_rules, opponent, turn_total)
+
+
+def offers_the_leader(card, turn_rules, score, opponent, turn_total):
+    """Whether a bank of ``turn_total`` (with dice enough to make an offer)
+    is one the card does not offer a leader: the other player leads by
+    ``lead_offer_behind`` or more (0: never), may take over, is more than
+    ``lead_offer_far`` from the target, and the total is from
+    ``lead_offer_from`` to ``lead_offer_to``."""
+    return card.lead_offer_behind > 0 and opponent - score >= card.lead_offer_behind and \
+        may_take_over(turn_rules, opponent) and \
+        turn_rules.target - opponent > card.lead_offer_far and \
+        card.lead_offer_from <= turn_total <= card.lead_offer_to
 
 
 def keep_score(card, most_points_from, turn_total, units, dice_after, banks_after, to_go):

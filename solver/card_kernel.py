@@ -20,8 +20,8 @@ from .compiled_rules import COMPILED_RULES, compiled_copies, drop_stale_caches
 
 drop_stale_caches(__file__, card_module.__file__)
 
-_CARD = compiled_copies(card_module, ("threshold_shift", "offers_finish", "chasing",
-                                     "card_banks", "points_from", "keep_score",
+_CARD = compiled_copies(card_module, ("threshold_shift", "offers_finish", "offers_the_leader",
+                                     "chasing", "card_banks", "points_from", "keep_score",
                                      "keep_rank", "card_takes"), COMPILED_RULES)
 threshold_shift, card_banks, keep_rank, card_takes = (
     _CARD[name] for name in ("threshold_shift", "card_banks", "keep_rank", "card_takes"))

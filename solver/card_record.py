@@ -14,7 +14,8 @@ from .errors import UsageError
 from .rules import Rules
 
 
-SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end"}
+SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end",
+             "safe_bank": "where the other player may not take over"}
 """The bank rows beside ``bank``, each used where its condition holds (the
 module docstring): () stands for ``bank`` itself."""
 
@@ -38,6 +39,14 @@ class Card:
     """Bank at these turn totals, by dice in hand, once the player is within
     ``home_within`` of the target (and the row near the other player's end
     does not apply); () where the card has no such row."""
+    safe_bank: tuple[int, ...] = ()
+    """Bank at these turn totals, by dice in hand, where the other player
+    may not take over (short of the game's minimum for it) and neither row
+    near an end applies: an offer is no gift there, and the card banks
+    sooner (quinze-mille-free-keep, 1,500 set aside and four dice: at
+    3,000 against 4,000 a bank wins 52.88%, a roll 52.12%; at 6,000
+    against 7,000, who may take over, a roll 47.76%, a bank 45.82%); ()
+    where the card has no such row."""
     open_at: int = 0
     left_worth: tuple[int, ...] = ()
     """What a keep's dice left to roll are worth, for 1, 2, ... dice left
@@ -192,6 +201,17 @@ class Card:
     player, who made it, is within ``chase_within`` of the target: they
     may finish next turn, so a fresh turn is seldom enough (first of the
     lone die's rules); 0: no such rule."""
+    lead_offer_behind: int = 0
+    """Never bank a total from ``lead_offer_from`` to ``lead_offer_to``
+    with ``offer_dice`` dice or more in hand where the other player leads
+    by this much or more, may take over, and is more than
+    ``lead_offer_far`` from the target: the leader would take the offer
+    and run (quinze-mille-free-keep, 5,000 against 7,000 with 1,000 set
+    aside and three dice: a roll wins 31.67%, a bank 31.36%; at 5,000
+    all, a bank, 56.24% against 55.92%); 0: no such rule."""
+    lead_offer_from: int = 0
+    lead_offer_to: int = 0
+    lead_offer_far: int = 0
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -230,6 +250,7 @@ class Card:
                          max(1, self.gap_step // u), units(self.chase_within),
                          side["chase_bank"], units(self.chase_behind),
                          units(self.home_within), side["home_bank"],
+                         side["safe_bank"] if rules.has_takeover else bank,
                          max(units(self.open_at), rules.entry_units) if rules.entry else 0,
                          units(self.late_from) if self.late_worth else 0,
                          np.array([0] + late, dtype=np.float64),
@@ -260,7 +281,10 @@ class Card:
                          units(self.offer_fewer_from) if rules.has_takeover else 0,
                          units(self.five_hundreds_within) if rules.exact_target else 0,
                          self.five_hundreds_dice, units(self.take_one_chasing),
-                         units(self.last_cross_take_more) if rules.crosses else 0)
+                         units(self.last_cross_take_more) if rules.crosses else 0,
+                         *((units(self.lead_offer_behind), units(self.lead_offer_from),
+                            self.lead_offer_to // u, units(self.lead_offer_far))
+                           if rules.has_takeover and self.lead_offer_behind else (0, 0, 0, 0)))
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition
@@ -269,8 +293,9 @@ class Card:
         chasing = self.chase_within or self.chase_behind
         chase = self.chase_bank if chasing and self.chase_bank != self.bank else ()
         home = self.home_bank if self.home_within and self.home_bank != self.bank else ()
+        safe = self.safe_bank if self.safe_bank != self.bank else ()
         late = self.late_worth if self.late_from and self.late_worth != self.left_worth else ()
-        return dataclasses.replace(self, chase_bank=chase, home_bank=home,
+        return dataclasses.replace(self, chase_bank=chase, home_bank=home, safe_bank=safe,
                                    home_within=self.home_within if home else 0,
                                    late_worth=late, late_from=self.late_from if late else 0)
 

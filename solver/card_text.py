@@ -110,8 +110,12 @@ def _offer_rule(card, rules) -> str:
         fewer = "2" if card.offer_dice == 3 else f"2 to {card.offer_dice - 1}"
         windows.append((f"{fewer} dice", card.offer_fewer_within, card.offer_fewer_from))
     windows = [window for window in windows if window[1]]
+    lead = (f"from {card.lead_offer_from:,} to {card.lead_offer_to:,}"
+            if card.lead_offer_behind else "")
     if not windows:
-        return ""
+        return (f"with {card.offer_dice} dice or more, never bank {lead} if the other player "
+                f"leads by {card.lead_offer_behind:,} or more with more than "
+                f"{card.lead_offer_far:,} to go and may take over") if lead else ""
 
     def distance(within, least, target=""):
         """How far from the target the taker would be ("" after the first)."""
@@ -123,7 +127,9 @@ def _offer_rule(card, rules) -> str:
     return (f"with {dice}, never bank if the other player, taking over, would be "
             f"{distance(within, least, f'{rules.target:,}')}"
             + "".join(f" (with {dice}, {distance(within, least)})"
-                      for dice, within, least in rest))
+                      for dice, within, least in rest)
+            + (f", nor {lead} if they lead by {card.lead_offer_behind:,} or more with more "
+               f"than {card.lead_offer_far:,} to go" if lead else ""))
 
 
 def _at_most(count: int, rules: Rules) -> str:
@@ -173,8 +179,12 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if loss:
         lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
                      "play")
-    if rules.entry:
-        lines.append(f"Not entered: never bank below {max(card.open_at, rules.entry):,}.")
+    # The rules that forbid a bank whatever the row says, first.
+    never = ([f"below {max(card.open_at, rules.entry):,} before you enter"] if rules.entry
+             else []) + ([f"short of {rules.target:,} once either player is within "
+                          f"{card.race_within:,} of it"] if card.race_within else [])
+    if never:
+        lines.append("Never bank " + ", nor ".join(never) + ".")
     if rules.dice == 1:
         lines.append(f"Bank when your turn total reaches {card.bank[0]:,};")
     else:
@@ -183,9 +193,6 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
     if card.behind:
         lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
                      f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
-    if card.race_within:
-        lines.append(f"  either player within {card.race_within:,} of {rules.target:,}: "
-                     "never bank short of it")
     when_chasing = _chase_when(card, rules)
     chasing = bool(when_chasing and card.chase_bank)
     if chasing:
@@ -194,6 +201,12 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append(("  else, " if chasing else "  ")
                      + f"yourself within {card.home_within:,} of {rules.target:,}: "
                      f"bank at {_changed(card.home_bank, card)}")
+    if rules.has_takeover and card.safe_bank:
+        # Where an entered player may take over, the row is for one not entered.
+        short = ("not entered" if rules.takeover_min <= rules.entry
+                 else f"short of {rules.takeover_min:,}")
+        lines.append(f"  the other player {short} (no take-over): "
+                     f"bank at {_changed(card.safe_bank, card)}")
     offer_rule = _offer_rule(card, rules)
     on_last_cross = []
     if rules.crosses and card.last_cross:

@@ -947,3 +947,83 @@ def test_on_the_last_cross_the_card_takes_over_later():
     assert [card_take(plain.compiled(rules), rules, me, [6000], 650, 2) for me in lines] \
         == [True, True]
     assert "on your last cross: take over only from 200 more" in card.text(rules)
+
+
+def test_where_the_other_player_may_not_take_over_the_card_banks_by_a_row_of_its_own():
+    """quinze-mille-free-keep with 1,500 set aside and 4 dice (its table:
+    `farkle advise quinze-mille-free-keep --me 3000 --opp 4000 --turn 1500
+    --dice 4`): at 3,000 against 4,000, who may not take over (short of
+    5,000), banking wins 52.88%, rolling on 52.12%; at 6,000 against 7,000
+    (`--me 6000 --opp 7000`) rolling on wins 47.76%, banking 45.82%. A card
+    that banks at 2,300 with 4 dice rolls on at both; with a row of 1,000
+    where the other player may not take over it banks the first and still
+    rolls on at the second."""
+    rules = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 2300, 4650, 7500), open_at=500)
+    card = dataclasses.replace(plain, safe_bank=(250, 200, 400, 1000, 2600, 7500))
+    assert not card_bank(plain.compiled(rules), rules, 3000, [4000], 1500, 4)
+    assert card_bank(card.compiled(rules), rules, 3000, [4000], 1500, 4)
+    assert not card_bank(card.compiled(rules), rules, 6000, [7000], 1500, 4)
+    assert "  the other player short of 5,000 (no take-over): bank at 5: 2,600 | 4: 1,000\n" \
+        in card.text(rules)
+    # Where any entered player may take over, the row is for one not entered.
+    dix = get_rules("dix-mille")
+    entered = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350,
+                   safe_bank=(200, 0, 250, 1000, 5000))
+    assert "  the other player not entered (no take-over): bank at 4: 1,000\n" \
+        in entered.text(dix)
+    assert card_bank(entered.compiled(dix), dix, 2000, [0], 1000, 4)
+    assert not card_bank(entered.compiled(dix), dix, 2000, [350], 1000, 4)
+    # Where nobody may ever take over, the row is the usual one.
+    cinq = get_rules("cinq-mille")
+    both = Card("cinq-mille", (200, 250, 550, 800, 2150), open_at=750,
+                safe_bank=(200, 250, 550, 300, 2150))
+    assert not card_bank(both.compiled(cinq), cinq, 3000, [3000], 500, 4)
+    assert "take-over" not in both.text(cinq)
+
+
+def test_the_card_does_not_offer_a_leader_a_take_over():
+    """quinze-mille-free-keep with 1,000 set aside and 3 dice (its table:
+    `farkle advise quinze-mille-free-keep --me 5000 --opp 7000 --turn 1000
+    --dice 3`): against 7,000, who leads and may take over, rolling on
+    wins 31.67%, banking 31.36%; level at 5,000 banking wins, 56.24%
+    against 55.92%; at 2,000 against 4,000, who may not take over, banking
+    wins, 35.16% against 33.67%. A card that banks from 400 with 3 dice
+    banks all three; one that offers a leader by 1,000 or more nothing
+    from 550 to 2,950 rolls on against 7,000 alone, and banks the 500 of
+    three 5s there."""
+    rules = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 2300, 4650, 7500), open_at=500,
+                 offer_dice=3)
+    card = dataclasses.replace(plain, lead_offer_behind=1000, lead_offer_from=550,
+                               lead_offer_to=2950, lead_offer_far=2500)
+    for me, other in ((5000, 7000), (5000, 5000), (2000, 4000)):
+        assert card_bank(plain.compiled(rules), rules, me, [other], 1000, 3)
+    assert not card_bank(card.compiled(rules), rules, 5000, [7000], 1000, 3)
+    assert card_bank(card.compiled(rules), rules, 5000, [5000], 1000, 3)
+    assert card_bank(card.compiled(rules), rules, 2000, [4000], 1000, 3)
+    assert card_bank(card.compiled(rules), rules, 5000, [7000], 500, 3)
+    # Near the other player's end the card's other rules decide.
+    assert card_bank(card.compiled(rules), rules, 11000, [13000], 1000, 3)
+    assert "with 3 dice or more, never bank from 550 to 2,950 if the other player leads by " \
+        "1,000 or more with more than 2,500 to go and may take over" in card.text(rules)
+    # Beside the offer rule, one clause of it.
+    both = dataclasses.replace(card, offer_within=1800)
+    assert "would be within 1,800 of 15,000, nor from 550 to 2,950 if they lead by 1,000 " \
+        "or more with more than 2,500 to go\n" in both.text(rules)
+
+
+def test_the_rules_that_forbid_any_bank_come_first_in_one_line():
+    """Before the entry and near the target a card never banks, whatever
+    its rows say: one line, before them."""
+    rules = get_rules("quinze-mille")
+    card = Card("quinze-mille", (250, 200, 400, 2300, 3150, 7500), open_at=500,
+                race_within=300)
+    lines = card.text(rules).splitlines()
+    assert lines[1] == ("Never bank below 500 before you enter, nor short of 15,000 once "
+                        "either player is within 300 of it.")
+    assert lines[2].startswith("Bank when your turn total reaches")
+    assert not card_bank(card.compiled(rules), rules, 14700, [3000], 200, 2)
+    assert card_bank(dataclasses.replace(card, race_within=0).compiled(rules), rules, 14700,
+                     [3000], 200, 2)
+    assert card_bank(card.compiled(rules), rules, 14650, [3000], 250, 2)
