@@ -242,6 +242,11 @@ class Card:
         def row(thresholds):     # indexed by dice in hand, 0 unused
             return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
         bank = row(self.bank)
+        # The window's top rounds down, as a threshold rounds up: a total
+        # inside it in points is inside it in units.
+        lead_offer = ((units(self.lead_offer_behind), units(self.lead_offer_from),
+                       self.lead_offer_to // u, units(self.lead_offer_far))
+                      if rules.has_takeover and self.lead_offer_behind else (0, 0, 0, 0))
         side = {name: row(getattr(self, name)) if getattr(self, name) else bank
                 for name in SIDE_ROWS}
         return CardRules(bank,
@@ -282,9 +287,7 @@ class Card:
                          units(self.five_hundreds_within) if rules.exact_target else 0,
                          self.five_hundreds_dice, units(self.take_one_chasing),
                          units(self.last_cross_take_more) if rules.crosses else 0,
-                         *((units(self.lead_offer_behind), units(self.lead_offer_from),
-                            self.lead_offer_to // u, units(self.lead_offer_far))
-                           if rules.has_takeover and self.lead_offer_behind else (0, 0, 0, 0)))
+                         *lead_offer)
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition
