@@ -116,9 +116,11 @@ def fields_to_fit(rules) -> list[str]:
             "bank_keep_worth"]
         if rules.hot_dice_forced:
             names += ["hot_dice_from", "hot_dice_cost"]
+        if rules.entry:
+            names += ["entry_die", "entry_reach"]
     if rules.has_takeover:
         names += ["take_at", "take_die", "take_one_at", "take_one_behind",
-                  "take_one_behind_by", "take_one_chasing"]
+                  "take_one_behind_by", "take_one_behind_within", "take_one_chasing"]
         names += ["lead_offer_behind", "lead_offer_from", "lead_offer_to", "lead_offer_far"]
         names += [f"safe{n}" for n in range(1, rules.dice + 1)]
         if rules.exact_target:
@@ -145,7 +147,7 @@ def fields_to_fit(rules) -> list[str]:
     return names
 
 
-WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus"}
+WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus", "entry_die", "entry_reach"}
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 
@@ -271,9 +273,14 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
     if rules.entry:
         out["bank once entered"] = Card(rules.name, (rules.entry,) * D, open_at=rules.entry)
     if chooses_keeps(rules):
+        # Every scoring die: the fewer dice left the better, save that a
+        # keep of them all (hot dice: all D back in hand) is best; no rule
+        # of the card's own ranks keeps otherwise.
+        keep_all = tuple(-rules.target * k for k in range(1, D)) + (rules.target,)
         out["always keep everything"] = dataclasses.replace(
-            card, left_worth=tuple(-rules.target * k for k in range(1, D + 1)),
-            most_points_from=0, end_within=0)
+            card, left_worth=keep_all, late_worth=(), late_from=0, most_points_from=0,
+            chase_most_points_from=0, lead_most_points_from=0, end_within=0,
+            hot_dice_cost=0, entry_die=0, entry_reach=0)
     return out
 
 

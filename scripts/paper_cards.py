@@ -39,8 +39,9 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "What each card gives up against optimal play, in percentage points of win probability "
         "(one half minus the mean of its chances as first and as second player, an exact "
         "evaluation), its chances in each seat, and the same for the simple rules people use "
-        "(where one exact evaluation takes hours, a rule's loss is its regret summed over "
-        "sampled games, with one standard error).")
+        "(\"always keep everything\": the card's banks and take-overs, every scoring die "
+        "kept, hot dice too; where one exact evaluation takes hours, a rule's loss is its "
+        "regret summed over sampled games, with one standard error).")
     shown = [n for n in cards if n in games]
     example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
     card = Card.from_dict(cards[example]["card"])
@@ -79,7 +80,9 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "threshold drops by a set amount, and that rule may hold from more dice; with any "
         "cross and a fall ahead, the finish may hold with more dice in hand and a bank "
         "with two dice may leave less to go); a worth "
-        "for each number of dice left to roll, and one for a keep after which the card banks, "
+        "for each number of dice left to roll (another row once a set total is set aside), "
+        "one for a keep after which the card banks, and, before the entry, more for each "
+        "die while the turn total is short of it and for the keep that reaches it, "
         "decide between keeps, up to a turn total from which the most points do (a later "
         "one, or none, when the other player nears the target, an earlier one for a player "
         "who leads; near an "
@@ -88,7 +91,8 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "per 1,000 of the turn total it brings, from a set total); an offer is "
         "taken when its total plus a worth per die "
         "reaches a threshold, a lone die from a threshold of its own, lower for a player who "
-        "trails by a set amount or whose opponent nears the target, each a set amount "
+        "trails by a set amount (where the leader is within a set distance of the target) "
+        "or whose opponent nears the target, each a set amount "
         "higher on the last cross before a fall, and, near an exact target, any offer that "
         "leaves 100 to go (a lone 1 finishes it) or, with enough dice, up to a set amount "
         "(`solver.card`). "

@@ -48,10 +48,10 @@ from solver.rules import get_rules  # noqa: E402
 
 KEEP_FIELDS = {"late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
                "end_within", "end_die", "odd_fifty", "end_bonus", "bank_keep_worth",
-               "hot_dice_from", "hot_dice_cost"}
+               "hot_dice_from", "hot_dice_cost", "entry_die", "entry_reach"}
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
-               "take_one_behind_by", "take_finish_within", "take_finish_dice",
-               "take_one_chasing", "last_cross_take_more"}
+               "take_one_behind_by", "take_one_behind_within", "take_finish_within",
+               "take_finish_dice", "take_one_chasing", "last_cross_take_more"}
 MIN_GAIN = 5e-5
 """0.005 points: a smaller gain of the estimate is within its drift."""
 

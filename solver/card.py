@@ -65,7 +65,9 @@ with ``n`` dice in hand, the first of these rules that applies decides:
 
 A keep (where the game lets one choose) is the one with the most
 ``points + left_worth[k]`` (``+ bank_keep_worth`` when the card banks
-after it), ``k`` the dice it leaves to roll (all of them after hot dice;
+after it; before the player enters, ``+ entry_die * k`` where the turn
+total after it is short of the entry, ``+ entry_reach`` where it is not),
+``k`` the dice it leaves to roll (all of them after hot dice;
 ``left_worth`` is 0 where the card has none; ``late_worth`` instead once
 the turn total before the roll is ``late_from`` or more), or the most
 points alone once the turn total before the roll is ``most_points_from``
@@ -86,7 +88,9 @@ of ``t`` with ``n`` dice is taken when ``take_at > 0`` and
 only from ``t >= take_one_at`` (it mostly misses: the line through the
 offers of more dice takes it far too soon), or from ``take_one_behind``
 when the other player (the leader) is ``take_one_behind_by`` or more
-ahead (a player who trails must gamble), and before either from
+ahead (a player who trails must gamble) and, where set, within
+``take_one_behind_within`` of the target (far from it there is time to
+catch up), and before either from
 ``take_one_chasing`` when the other player is within ``chase_within``
 of the target (they may finish next turn). On the last cross before a
 fall every take wants ``last_cross_take_more`` more (``t`` counts that
@@ -227,6 +231,11 @@ class CardRules(NamedTuple):
     lead_offer_from: int
     lead_offer_to: int
     lead_offer_far: int
+    entry_die: float
+    entry_reach: float
+    """In units, as ``left_worth``; 0: no such rule."""
+    take_one_behind_within: int
+    """0: ``take_one_behind`` however far the leader is from the target."""
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -341,11 +350,13 @@ def offers_the_leader(card, turn_rules, score, opponent, turn_total):
         card.lead_offer_from <= turn_total <= card.lead_offer_to
 
 
-def keep_score(card, most_points_from, turn_total, units, dice_after, banks_after, to_go):
+def keep_score(card, most_points_from, turn_total, units, dice_after, banks_after, to_go,
+               not_entered):
     """How the card ranks a keep of ``units`` points from ``turn_total``
     that neither wins nor overshoots, leaving ``to_go`` to an exact target
     (anything past ``end_within`` elsewhere), after which the card banks
-    where ``banks_after`` (a bool, or an array of them, as ``to_go``); of
+    where ``banks_after`` (a bool, or an array of them, as ``to_go``), by a
+    player who has not entered where ``not_entered``; of
     two keeps ranked alike, the one that leaves more dice (the fraction:
     the fitted worths are whole or half units). Within ``end_within`` of the
     target what is left to go matters more than the dice: a die left is
@@ -353,7 +364,9 @@ def keep_score(card, most_points_from, turn_total, units, dice_after, banks_afte
     ``odd_fifty`` less. A keep of hot dice that must be rolled counts
     ``hot_dice_cost`` of its turn total less from ``hot_dice_from``. From
     ``most_points_from`` (:func:`points_from`; 0: never) the points alone
-    rank a keep."""
+    rank a keep. Before the entry a keep that leaves the turn total short
+    of it counts ``entry_die`` more a die left, one that reaches it
+    ``entry_reach`` more."""
     tie_break = dice_after / 1024
     after = turn_total + units
     forced = (dice_after == card.hot_dice) * (after >= card.hot_dice_from) * (card.hot_dice > 0)
@@ -365,6 +378,10 @@ def keep_score(card, most_points_from, turn_total, units, dice_after, banks_afte
         card.odd_fifty * (to_go % card.hundred != 0)
     worth = card.late_worth if 0 < card.late_from <= turn_total else card.left_worth
     usual = worth[dice_after] + card.bank_keep_worth * banks_after
+    # Before the entry the dice count more until a keep reaches it.
+    short = not_entered * (after < card.open_at)
+    reached = not_entered * (after >= card.open_at)
+    usual += short * card.entry_die * dice_after + reached * card.entry_reach
     return points + in_end * end + (1 - in_end) * usual + tie_break
 
 
@@ -383,7 +400,8 @@ def keep_rank(card, turn_rules, shift, crossed, score, opponent, turn_total, uni
     banks_after = card.bank_keep_worth != 0 and card_banks(
         card, turn_rules, shift, crossed, score, opponent, after, dice_after)
     return keep_score(card, points_from(card, turn_rules.target, score, opponent), turn_total,
-                      units, dice_after, banks_after, turn_rules.target - score - after)
+                      units, dice_after, banks_after, turn_rules.target - score - after,
+                      score == 0)
 
 
 def card_takes(card, turn_rules, crossed, score, opponent, offer_total, offer_dice):
@@ -399,7 +417,9 @@ def card_takes(card, turn_rules, crossed, score, opponent, offer_total, offer_di
             target - opponent <= card.chase_within:
         takes = total >= card.take_one_chasing
     elif card.take_one_behind > 0 and offer_dice == 1 and \
-            opponent - score >= card.take_one_behind_by:
+            opponent - score >= card.take_one_behind_by and \
+            (card.take_one_behind_within == 0 or
+             target - opponent <= card.take_one_behind_within):
         takes = total >= card.take_one_behind
     elif card.take_one_at > 0 and offer_dice == 1:
         takes = total >= card.take_one_at

@@ -85,6 +85,13 @@ class Card:
     take wins, 32.84% against 32.02%; against 12,500 the fresh turn, 46.60%
     against 45.35%); 0: no such rule."""
     take_one_behind_by: int = 0
+    take_one_behind_within: int = 0
+    """``take_one_behind`` holds only where the leader is within this much of
+    the target: far from the end a trailing player has time to catch up
+    without the gamble (dix-mille-free-keep, one die offered with 1,100:
+    at 3,000 against 4,000 the fresh turn wins, 40.38% against 40.09%; at
+    7,000 against 8,000 the take, 31.82% against 30.94%); 0: however
+    far."""
     last_cross: int = 0
     last_cross_offer_dice: int = 0
     """On the last cross before a fall the offer rules (``offer_dice``) hold
@@ -212,6 +219,16 @@ class Card:
     lead_offer_from: int = 0
     lead_offer_to: int = 0
     lead_offer_far: int = 0
+    entry_die: int = 0
+    """Before the player enters, a keep that leaves the turn total short of
+    the entry counts this much more for each die left to roll: the turn
+    must roll on anyway (dix-mille-free-keep at 0 all, 100 set aside, 1 5
+    2 3 thrown: the 1 alone wins 50.50%, 1 and 5 50.30%); 0: no more."""
+    entry_reach: int = 0
+    """Before the player enters, a keep that brings the turn total to the
+    entry counts this much more: the bank it allows is worth more than the
+    dice (quinze-mille-free-keep at 0 all, 1 2 3 4 4 4 thrown: 1 4 4 4,
+    then a bank, wins 52.81%, the 1 alone 51.10%); 0: no more."""
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -287,7 +304,9 @@ class Card:
                          units(self.five_hundreds_within) if rules.exact_target else 0,
                          self.five_hundreds_dice, units(self.take_one_chasing),
                          units(self.last_cross_take_more) if rules.crosses else 0,
-                         *lead_offer)
+                         *lead_offer, self.entry_die / u if rules.entry else 0,
+                         self.entry_reach / u if rules.entry else 0,
+                         units(self.take_one_behind_within))
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition

@@ -36,8 +36,16 @@ def _keep_lines(card, rules: Rules) -> list[str]:
         lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
     else:
         lines = ["Keep: the most points + the dice left to roll, worth " + _worths(worth)]
-    if card.bank_keep_worth:
-        lines[-1] += f" (+ {card.bank_keep_worth:,} for a keep after which you bank)"
+    extra = [f"+ {card.bank_keep_worth:,} for a keep after which you bank"] \
+        if card.bank_keep_worth else []
+    if rules.entry and (card.entry_die or card.entry_reach):
+        entry = max(card.open_at, rules.entry)
+        extra.append("before you enter, " + ", ".join(
+            ([f"+ {card.entry_die:,} a die while short of {entry:,}"] if card.entry_die else []) +
+            ([f"+ {card.entry_reach:,} for the keep that reaches it"] if card.entry_reach
+             else [])))
+    if extra:
+        lines[-1] += f" ({'; '.join(extra)})"
     # Turn totals in order: the late worths, then the most points.
     late = _worths(card.late_worth, card.left_worth or None)
     later = [f"from {card.late_from:,} set aside: {late}"] if card.late_from and late else []
@@ -255,7 +263,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
             unless.append(f", with {card.offer_dice} dice or more, the other player, taking "
                           f"over, would be within {card.finish_unless_within:,} of it")
         if unless:
-            lines[-1] += ",\n    unless" + " or".join(unless)
+            lines[-1] += ", unless" + " or".join(unless)
     if offer_rule and not offer_first:
         lines.append("  " + ("else, " if finish else "") + offer_rule)
     if rules.score_cap_units is not None:
@@ -268,7 +276,9 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
             lines += _end_lines(card, rules)
     if rules.has_takeover:
         one_die = ([f"from {card.take_one_at:,}"] if card.take_one_at else []) + (
-            [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"]
+            [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"
+             + (f" and they are within {card.take_one_behind_within:,} of {rules.target:,}"
+                if card.take_one_behind_within else "")]
             if card.take_one_behind else []) + (
             [f"from {card.take_one_chasing:,} if they are within {card.chase_within:,} of "
              f"{rules.target:,}"] if card.take_one_chasing and card.chase_within else [])

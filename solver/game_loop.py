@@ -259,12 +259,13 @@ def throw(power, roll_of_code, script, state, rng, in_hand):
 
 
 @njit(cache=True, inline="always")
-def keep_value(rules, V, slot, overshoot_value, win_value, score, turn_total, in_hand, units,
-               used, instant_win, points_from):
+def keep_value(rules, V, V_late, slot, overshoot_value, win_value, score, turn_total, in_hand,
+               units, used, instant_win, points_from, late_from):
     """What a keep is worth to a table policy (:mod:`solver.policies`):
     ``win_value`` if it wins, ``overshoot_value`` if it overshoots, its
     points from a turn total of ``points_from``, else ``V[slot, t', n']``
-    at the turn total and dice in hand after it. (The slot is an index,
+    at the turn total and dice in hand after it (``V_late`` from a turn
+    total of ``late_from``). (The slot is an index,
     not a view ``V[slot]``: a view per turn is slower.)"""
     after = turn_total + units
     result = keep_result(rules, score, after, instant_win)
@@ -276,6 +277,8 @@ def keep_value(rules, V, slot, overshoot_value, win_value, score, turn_total, in
         # Ties go to the first keep of the roll: most points, then fewest
         # dice (solver.policies.dice_tables), as solver.card.keep_score.
         return float(units)
+    if turn_total >= late_from:
+        return V_late[slot, after, dice_left(rules, in_hand, used)]
     return V[slot, after, dice_left(rules, in_hand, used)]
 
 
@@ -373,6 +376,7 @@ def run_games(rules, dice, tables, index, games, games_end):
     V_all, bank_all, take_all, Zs, wins = tables.V, tables.bank, tables.take, tables.Z, \
         tables.win
     kinds, guards, points_from = tables.kinds, tables.guards, tables.points_from
+    V_late, late_from = tables.V_late, tables.late_from
     common_seed, winners, max_turns, one_level = games.common_seed, games.winners, \
         games.max_turns, games.one_level
     hash_keys, hash_slots, state_of, zero_of = index.hash_keys, index.hash_slots, \
@@ -449,8 +453,9 @@ def run_games(rules, dice, tables, index, games, games_end):
                 chosen = k0
                 best = -np.inf
                 for k in range(k0, k1):
-                    v = keep_value(rules, V_all, slot, overshoot_value, win_value, score, t, n,
-                                   keep_units[k], keep_used[k], keep_win[k], points_from[slot])
+                    v = keep_value(rules, V_all, V_late, slot, overshoot_value, win_value, score,
+                                   t, n, keep_units[k], keep_used[k], keep_win[k],
+                                   points_from[slot], late_from[slot])
                     if v > best:
                         best = v
                         chosen = k

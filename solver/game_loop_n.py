@@ -275,7 +275,8 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
     power, roll_of_code, instant_win = dice.power, dice.roll_of_code, dice.instant_win
     keep_first, keep_units, keep_used, keep_win = dice.keep_first, dice.keep_units, \
         dice.keep_used, dice.keep_win
-    V_all, bank_all, take_all, Zs, win_values, kinds, guards, points_from = tables
+    V_all, bank_all, take_all, Zs, win_values, kinds, guards, points_from, V_late, late_from = \
+        tables
     # throw() reads the state vector only to follow a script: none here.
     no_script = np.zeros(0, dtype=np.int64)
     plan = optimal.plan
@@ -353,9 +354,9 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
                     chosen = k0
                     best = -np.inf
                     for k in range(k0, k1):
-                        v = keep_value(rules, V_all, seat, Zs[seat], win_values[seat], score, t,
-                                       n, keep_units[k], keep_used[k], keep_win[k],
-                                       points_from[seat])
+                        v = keep_value(rules, V_all, V_late, seat, Zs[seat], win_values[seat],
+                                       score, t, n, keep_units[k], keep_used[k], keep_win[k],
+                                       points_from[seat], late_from[seat])
                         if v > best:
                             best = v
                             chosen = k

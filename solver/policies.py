@@ -247,7 +247,10 @@ class PolicyTables(NamedTuple):
     (``kinds``: TABLE, OPTIMAL, RANDOM) and whether its guards are on;
     ``points_from[slot]``: the turn total from which a keep is worth its
     points alone (a card's :func:`solver.card.points_from`; :data:`NEVER`
-    elsewhere)."""
+    elsewhere); ``late_from[slot]``: the turn total from which the keeps are
+    ranked by ``V_late[slot, t, n]`` instead (a card's ``late_from``, whose
+    dice left are worth another row; :data:`NEVER` elsewhere, and
+    ``V_late`` a single entry per slot where no seat plays a card)."""
     V: np.ndarray
     bank: np.ndarray
     take: np.ndarray
@@ -256,6 +259,8 @@ class PolicyTables(NamedTuple):
     kinds: np.ndarray
     guards: np.ndarray
     points_from: np.ndarray
+    V_late: np.ndarray
+    late_from: np.ndarray
 
 
 NEVER = np.iinfo(np.int64).max
@@ -274,6 +279,9 @@ class TableStore:
         self.Z = np.zeros(slots)
         self.win = np.ones(slots)
         self.points_from = np.full(slots, NEVER, dtype=np.int64)
+        late_shape = (rows, D + 1) if any(p.kind == "card" for p in policies) else (1, 1)
+        self.V_late = np.zeros((slots,) + late_shape)
+        self.late_from = np.full(slots, NEVER, dtype=np.int64)
         self.used = 2
         self.kinds = np.array([p.code for p in policies], dtype=np.int64)
         self.guards = np.array([p.guards for p in policies], dtype=np.bool_)
@@ -288,12 +296,14 @@ class TableStore:
 
     @property
     def slot_bytes(self) -> int:
-        return self.V[0].nbytes + self.bank[0].nbytes + self.take[0].nbytes + 16
+        return self.V[0].nbytes + self.V_late[0].nbytes + self.bank[0].nbytes + \
+            self.take[0].nbytes + 32
 
     def grow(self, slots: int) -> None:
-        for name in ("V", "bank", "take", "Z", "win", "points_from"):
+        for name in ("V", "bank", "take", "Z", "win", "points_from", "V_late", "late_from"):
             old = getattr(self, name)
-            new = np.full((slots,) + old.shape[1:], NEVER if name == "points_from" else 0,
+            new = np.full((slots,) + old.shape[1:],
+                          NEVER if name in ("points_from", "late_from") else 0,
                           dtype=old.dtype)
             new[:len(old)] = old
             setattr(self, name, new)
@@ -301,7 +311,7 @@ class TableStore:
     def record(self) -> PolicyTables:
         """The tables as one record (again after :meth:`grow`)."""
         return PolicyTables(self.V, self.bank, self.take, self.Z, self.win, self.kinds,
-                            self.guards, self.points_from)
+                            self.guards, self.points_from, self.V_late, self.late_from)
 
 
 # ------------------------------------------------------- the optimal policy
@@ -462,7 +472,13 @@ class CardCache(OptimalCache):
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points. From points_from[slot] on the
         # loop ranks them by points alone, so V leaves that rule out.
-        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t)
+        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t, score == 0)
+        # From late_from set aside before the roll the dice left are worth
+        # another row: a table of its own, ranked from that turn total.
+        if card.late_from > 0:
+            store.V_late[slot] = keep_score(card, 0, card.late_from, t - card.late_from, n,
+                                            bank, T - score - t, score == 0)
+        store.late_from[slot] = card.late_from if card.late_from > 0 else NEVER
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
         store.bank[slot] = bank

@@ -132,11 +132,15 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     assert list(card.compiled(rules).left_worth) == [0, 1, 2, 3, 4, 5]
 
 
-# To exactly 1,500, with the end rule too (solver.card.keep_score), and the
-# most points from 250 near the other player's end, from 350 for a leader.
+# To exactly 1,500, with the end rule too (solver.card.keep_score), the
+# most points from 250 near the other player's end, from 350 for a leader,
+# from 150 set aside another row of worths, and before the entry a die
+# left worth 50 more, the keep that reaches it 100.
 EXACT_CARD = dataclasses.replace(CARD, game="cinq-mille-exact", end_within=400, end_die=50,
                                  odd_fifty=100, chase_within=400, chase_most_points_from=250,
-                                 lead_most_points_from=350)
+                                 lead_most_points_from=350, late_from=150,
+                                 late_worth=(150, 100, 50, 150, 200), entry_die=50,
+                                 entry_reach=100)
 
 
 @pytest.mark.parametrize("game, card", [("cinq-mille", CARD), ("cinq-mille-exact", EXACT_CARD)])
@@ -172,25 +176,27 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
     assert "+ 50 for a keep after which you bank" in CARD.text(rules)
 
 
-def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
+def test_the_simulator_ranks_keeps_as_the_card_does():
     """The simulator's card tables (solver.policies.CardCache, read by
-    solver.game_loop.keep_value) pick, at every turn total and roll of the
-    last 400 points to exactly 1,500, against 1,000 (the player leads) and
-    1,300 (the other player is near the end), the keep solver.card.keep_rank
-    ranks first: the end rule and where the most points count are written
-    once, in solver.card.keep_score and solver.card.points_from."""
+    solver.game_loop.keep_value) pick, at every turn total and roll before
+    the entry, from 750 and 850 and in the last 400 points to exactly
+    1,500, against 1,000 (the player leads) and 1,300 (the other player is
+    near the end), the keep solver.card.keep_rank ranks first: the end
+    rule, the late row (from 150 set aside), the entry's worths and where
+    the most points count are written once, in solver.card.keep_score and
+    solver.card.points_from."""
     from solver.card import keep_rank, threshold_shift
     from solver.dice import keep_table
     from solver.game_loop import keep_value
-    from solver.policies import CardCache, TableStore
+    from solver.policies import CardCache, TableStore, parse_policy
     from solver.turn_rules import TurnRules
     rules = get_rules("cinq-mille-exact", 1500)
     table = solve_game(rules)
     cache, turn = CardCache(table, rules, EXACT_CARD), TurnRules.of(rules)
     compiled, dice = cache.card, keep_table(rules)
-    store = TableStore(rules, 3)
+    store = TableStore(rules, 3, (parse_policy("card"),))
     space, T, checked = table.space, rules.target_units, 0
-    for score, opponent in itertools.product(range(T - 8, T), (20, 26)):
+    for score, opponent in itertools.product([0, 15, 17, *range(T - 8, T)], (20, 26)):
         m, w = space.index_of_score(score), space.index_of_score(opponent)
         cache.fill(store, 2, m, w)
         shift = threshold_shift(compiled, score, opponent, False)
@@ -203,9 +209,10 @@ def test_the_simulator_ranks_keeps_near_an_exact_target_as_the_card_does():
                 units, used, win = (dice.keep_units[n][ks], dice.keep_used[n][ks],
                                     dice.keep_win[n][ks])
                 for t in range(T - score):
-                    by_table = [keep_value(turn, store.V, 2, -1e300, 1e300, score, t, n,
-                                           int(units[i]), int(used[i]), bool(win[i]),
-                                           store.points_from[2]) for i in range(len(ks))]
+                    by_table = [keep_value(turn, store.V, store.V_late, 2, -1e300, 1e300,
+                                           score, t, n, int(units[i]), int(used[i]),
+                                           bool(win[i]), store.points_from[2],
+                                           store.late_from[2]) for i in range(len(ks))]
                     by_card = [keep_rank(compiled, turn, shift, False, score, opponent, t,
                                          int(units[i]), dice_left(turn, n, int(used[i])),
                                          bool(win[i])) for i in range(len(ks))]
@@ -238,6 +245,24 @@ def test_a_card_s_own_decisions_price_it_at_its_sampled_loss(cinq1500, game):
     assert {v.kind for v in visits} >= ({"bank", "keep"} if game == "cinq-mille"
                                         else {"bank", "take"})
     assert abs(regret_of(solution, other, visits, 500) - regret.loss()[0]) > 1e-4
+
+
+def test_always_keep_everything_keeps_every_scoring_die():
+    """The simple rule "always keep everything" keeps every scoring die of
+    a roll, hot dice too (1 1 1 5 5: all five, 1,100), whatever rows of
+    its own the card it takes its banks from ranks keeps by: a late row, the
+    most points, the entry's worths (1 5 2 3 3: 1 5 at any total)."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+    fit_cards = _script("fit_cards")
+    rules = get_rules("cinq-mille")
+    card = dataclasses.replace(EXACT_CARD, game="cinq-mille", hot_dice_cost=100)
+    rule = fit_cards.simple_rules(rules, card)["always keep everything"].compiled(rules)
+    for score, turn_total in ((0, 0), (1000, 0), (1000, 700), (4000, 300)):
+        for roll, points in (([1, 1, 1, 5, 5], 1100), ([1, 5, 2, 3, 3], 150)):
+            kept = card_keep(rule, rules, score, [1000], turn_total, 5,
+                             keeps(rules, counts_of(roll)))
+            assert kept.points == points, (score, turn_total, roll)
 
 
 def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):

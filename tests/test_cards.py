@@ -182,6 +182,34 @@ def test_simulated_card_agrees_with_the_evaluation(tmp_path):
     assert abs(result["win_rate_a"] - exact) <= 4 * result["stderr"]
 
 
+def test_the_simulated_card_keeps_by_its_late_row_once_points_are_set_aside(monkeypatch):
+    """`simulate --a card` plays the card's keeps: quinze-mille-free-keep to
+    3,000, a card whose dice left are worth another row from 350 set aside
+    (as in the test of that row), the dice scripted. 1 1 1 5 5 5: all six
+    (1,500, six dice again); 1 2 2 3 4 6: the 1 (1,600, five dice); 1 1 2 3
+    4: by the late row 1 1 (200 + three dice at 100 beat 100 + four at
+    175), then a bank of 1,800 with three dice; by the first row the 1
+    alone, then a roll of four dice on to a zero turn (2 3 4 6)."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+    from solver.simulate import play_scripted
+    rules = get_rules("quinze-mille-free-keep", 3000)
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 3100, 6650, 7500), open_at=500,
+                 left_worth=(100, 50, 50, 175, 350, 200))
+    card = dataclasses.replace(plain, late_from=350, late_worth=(200, 150, 100, 175, 300, 300))
+    roll = keeps(rules, counts_of([1, 1, 2, 3, 4]))
+    assert [card_keep(c.compiled(rules), rules, 0, [0], 1600, 5, roll).points
+            for c in (plain, card)] == [100, 200]
+    dice = [1, 1, 1, 5, 5, 5, 1, 2, 2, 3, 4, 6, 1, 1, 2, 3, 4] + [2, 3, 4, 6] * 2
+    solution = solve_game(rules)
+    turns = []
+    for c in (plain, card):
+        monkeypatch.setattr("solver.card_sheet.card_for", lambda rules, c=c: (c, None, {}))
+        game = play_scripted(rules, "card", "optimal", dice, turns=1, solution=solution)
+        turns.append([(e["outcome"], e["turn_total"]) for e in game.events])
+    assert turns == [[("zero", 1700)], [("bank", 1800)]]
+
+
 def test_card_command_prints_the_card():
     out = farkle("card", "pig")
     assert out.returncode == 0, out.stderr
@@ -351,7 +379,7 @@ def test_the_finish_may_want_enough_left_to_go():
     assert card_bank(compiled, rules, 4600, [4750], 200, 3)
     assert not card_bank(yielding.compiled(rules), rules, 4600, [4750], 200, 3)
     assert card_bank(yielding.compiled(rules), rules, 4600, [4300], 200, 3)
-    assert "with 3 dice or fewer,\n    unless the other player is within 250 of it\n" \
+    assert "with 3 dice or fewer, unless the other player is within 250 of it\n" \
         in yielding.text(rules)
 
 
@@ -1027,3 +1055,57 @@ def test_the_rules_that_forbid_any_bank_come_first_in_one_line():
     assert card_bank(dataclasses.replace(card, race_within=0).compiled(rules), rules, 14700,
                      [3000], 200, 2)
     assert card_bank(card.compiled(rules), rules, 14650, [3000], 250, 2)
+
+
+def test_before_the_entry_the_card_counts_the_dice_more_and_the_entry_too():
+    """dix-mille-free-keep at 0 all, 100 set aside, 1 5 2 3 thrown (`farkle
+    advise dix-mille-free-keep --me 0 --opp 0 --turn 100 --dice 4 --roll 1
+    5 2 3`): the 1 alone wins 50.50%, 1 5 50.30%. Ranked by the usual
+    worths (two dice 75, three 100) the card keeps 1 5; with 50 more a die
+    short of the entry, the 1; entered, 1 5 still. quinze-mille-free-keep
+    at 0 all, 1 2 3 4 4 4 thrown: 1 4 4 4 (500, then a bank) wins 52.81%,
+    the 1 alone 51.10%; with 25 more a die short of the entry the card
+    would keep the 1, with 125 more for the keep that reaches it 1 4 4 4."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+
+    def kept(card, rules, score, turn_total, roll):
+        return card_keep(card.compiled(rules), rules, score, [0], turn_total, len(roll),
+                         keeps(rules, counts_of(roll))).points
+    dix = get_rules("dix-mille-free-keep")
+    plain = Card("dix-mille-free-keep", (150, 150, 500, 3400, 5000), open_at=350,
+                 left_worth=(125, 75, 100, 225, 275))
+    card = dataclasses.replace(plain, entry_die=50)
+    assert [kept(c, dix, 0, 100, [1, 5, 2, 3]) for c in (plain, card)] == [150, 100]
+    assert kept(card, dix, 1000, 100, [1, 5, 2, 3]) == 150
+    assert "(before you enter, + 50 a die while short of 350)" in card.text(dix)
+    quinze = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 4000, 5450, 7500), open_at=500,
+                 left_worth=(100, 50, 50, 175, 350, 200), entry_die=25)
+    card = dataclasses.replace(plain, entry_reach=125)
+    assert [kept(c, quinze, 0, 0, [1, 2, 3, 4, 4, 4]) for c in (plain, card)] == [100, 500]
+    assert "(before you enter, + 25 a die while short of 500, + 125 for the keep that " \
+        "reaches it)" in card.text(quinze)
+
+
+def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
+    """dix-mille-free-keep, one die offered with 1,100 (`farkle advise
+    dix-mille-free-keep --me ME --opp OPP --offer 1100,1`): at 3,000
+    against 4,000 the fresh turn wins, 40.38% against 40.09%; at 7,000
+    against 8,000 the take, 31.82% against 30.94%. A card that takes one
+    die from 1,400, from 1,000 when behind by 500 or more, takes both;
+    with that rule only where the leader is within 3,000 of 10,000, the
+    second alone."""
+    from solver.card_sheet import card_take
+    rules = get_rules("dix-mille-free-keep")
+    plain = Card("dix-mille-free-keep", (150, 150, 500, 3400, 5000), open_at=350,
+                 take_at=850, take_die=150, take_one_at=1400, take_one_behind=1000,
+                 take_one_behind_by=500)
+    card = dataclasses.replace(plain, take_one_behind_within=3000)
+    cases = [(3000, 4000), (7000, 8000)]
+    assert [card_take(plain.compiled(rules), rules, me, [opp], 1100, 1)
+            for me, opp in cases] == [True, True]
+    assert [card_take(card.compiled(rules), rules, me, [opp], 1100, 1)
+            for me, opp in cases] == [False, True]
+    assert "from 1,000 when behind by 500 or more and they are within 3,000 of 10,000" \
+        in card.text(rules)
