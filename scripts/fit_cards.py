@@ -151,6 +151,12 @@ WORTHS = {"bank_keep_worth", "end_die", "odd_fifty", "end_bonus", "entry_die", "
 """Fields that rank keeps, besides the worths of dice left (``left1``..):
 moved by half units too."""
 
+KEEP_FIELDS = WORTHS | {"late_from", "most_points_from", "chase_most_points_from",
+                        "lead_most_points_from", "end_within", "hot_dice_from",
+                        "hot_dice_cost"}
+"""Every field that ranks keeps alone, besides the rows of worths of dice
+left: 0 turns it off."""
+
 PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth", "chase": "chase_bank",
             "home": "home_bank", "safe": "safe_bank"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
@@ -278,9 +284,7 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
         # of the card's own ranks keeps otherwise.
         keep_all = tuple(-rules.target * k for k in range(1, D)) + (rules.target,)
         out["always keep everything"] = dataclasses.replace(
-            card, left_worth=keep_all, late_worth=(), late_from=0, most_points_from=0,
-            chase_most_points_from=0, lead_most_points_from=0, end_within=0,
-            hot_dice_cost=0, entry_die=0, entry_reach=0)
+            card, left_worth=keep_all, late_worth=(), **dict.fromkeys(KEEP_FIELDS, 0))
     return out
 
 

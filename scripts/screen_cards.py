@@ -38,7 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import candidates, fields_to_fit, get, holds, load_table, put  # noqa: E402
+from fit_cards import (KEEP_FIELDS, candidates, fields_to_fit, get, holds,  # noqa: E402
+                       load_table, put)
 from machine import machine  # noqa: E402
 
 from solver.card_record import Card  # noqa: E402
@@ -46,9 +47,6 @@ from solver.card_sheet import stored_cards  # noqa: E402
 from solver.card_regret import card_regret, decisions, regret_of  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
-KEEP_FIELDS = {"late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
-               "end_within", "end_die", "odd_fifty", "end_bonus", "bank_keep_worth",
-               "hot_dice_from", "hot_dice_cost", "entry_die", "entry_reach"}
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
                "take_one_behind_by", "take_one_behind_within", "take_finish_within",
                "take_finish_dice", "take_one_chasing", "last_cross_take_more"}

@@ -472,12 +472,13 @@ class CardCache(OptimalCache):
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points. From points_from[slot] on the
         # loop ranks them by points alone, so V leaves that rule out.
-        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t, score == 0)
+        not_entered = score == 0
+        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t, not_entered)
         # From late_from set aside before the roll the dice left are worth
         # another row: a table of its own, ranked from that turn total.
         if card.late_from > 0:
             store.V_late[slot] = keep_score(card, 0, card.late_from, t - card.late_from, n,
-                                            bank, T - score - t, score == 0)
+                                            bank, T - score - t, not_entered)
         store.late_from[slot] = card.late_from if card.late_from > 0 else NEVER
         store.Z[slot] = -1e300
         store.win[slot] = 1e300
