@@ -111,7 +111,8 @@ def fields_to_fit(rules) -> list[str]:
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
-        names += [f"{row}{k}" for row in ("left", "late") for k in range(1, rules.dice + 1)] + [
+        names += [f"{row}{k}" for row in ("left", "late", "leader", "chaseworth")
+                  for k in range(1, rules.dice + 1)] + [
             "late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
             "bank_keep_worth"]
         if rules.hot_dice_forced:
@@ -157,13 +158,18 @@ KEEP_FIELDS = WORTHS | {"late_from", "most_points_from", "chase_most_points_from
 """Every field that ranks keeps alone, besides the rows of worths of dice
 left: 0 turns it off."""
 
-PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth", "chase": "chase_bank",
+PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth",
+            "leader": "leader_worth", "chaseworth": "chase_worth", "chase": "chase_bank",
             "home": "home_bank", "safe": "safe_bank"}
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
 ``chase3``): the card's tuple it indexes."""
 
 
-STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS}, "late_worth": "left_worth"}
+WORTH_ROWS = ("left_worth", "late_worth", "leader_worth", "chase_worth")
+"""The rows of worths of dice left: moved by half units too."""
+
+STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS}, "late_worth": "left_worth",
+              "leader_worth": "left_worth", "chase_worth": "left_worth"}
 """A row a card may lack, and the row it plays as meanwhile: a card
 without a row of its own near an end banks there as elsewhere, and one
 without late worths of dice keeps as before."""
@@ -230,7 +236,7 @@ def candidates(rules, name: str, value: int) -> list[int]:
     # A worth also moves by half a unit: a whole unit leaves a 1 and a 1
     # with a 5 ranked alike.
     halves = [0.5, -0.5] if name in WORTHS or \
-        _per_dice(name)[0] in ("left_worth", "late_worth") else []
+        _per_dice(name)[0] in WORTH_ROWS else []
     low, high = bounds(rules, name)
     return [value + int(move * step) for move in halves + MOVES
             if low <= value + int(move * step) <= high]
@@ -284,7 +290,8 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
         # of the card's own ranks keeps otherwise.
         keep_all = tuple(-rules.target * k for k in range(1, D)) + (rules.target,)
         out["always keep everything"] = dataclasses.replace(
-            card, left_worth=keep_all, late_worth=(), **dict.fromkeys(KEEP_FIELDS, 0))
+            card, left_worth=keep_all, late_worth=(), leader_worth=(), chase_worth=(),
+            **dict.fromkeys(KEEP_FIELDS, 0))
     return out
 
 
@@ -402,7 +409,8 @@ def main(argv=None) -> int:
             solution, args.rounds,
             lambda text: print(f"{name}: {text}", file=sys.stderr, flush=True), args.tol,
             fields, start)
-        stored = cards.get(name, {})
+        # Read again: another run may have stored a better card meanwhile.
+        stored = stored_cards().get(name, {})
         # Every field a search has moved since the first guess: this run's
         # and, from the stored card, those before it.
         searched = sorted(set(stored.get("loss", {}).get("searched", []) if args.from_stored

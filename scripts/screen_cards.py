@@ -58,7 +58,7 @@ def kinds_moved(card: Card, name: str) -> set[str]:
     """The decisions a field can change: the others keep their regret."""
     if name in TAKE_FIELDS:
         return {"take"}
-    if name in KEEP_FIELDS or name.startswith(("left", "late")):
+    if name in KEEP_FIELDS or name.startswith(("left", "late", "leader", "chaseworth")):
         return {"keep"}
     # A keep after which the card banks is worth more: the banks rank keeps.
     return {"bank", "keep"} if card.bank_keep_worth else {"bank"}

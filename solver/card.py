@@ -68,10 +68,12 @@ A keep (where the game lets one choose) is the one with the most
 after it; before the player enters, ``+ entry_die * k`` where the turn
 total after it is short of the entry, ``+ entry_reach`` where it is not),
 ``k`` the dice it leaves to roll (all of them after hot dice;
-``left_worth`` is 0 where the card has none; ``late_worth`` instead once
-the turn total before the roll is ``late_from`` or more), or the most
-points alone once the turn total before the roll is ``most_points_from``
-or more (where set, ``chase_most_points_from`` where the chase row
+``left_worth`` is 0 where the card has none; ``leader_worth`` instead for
+a player who leads; ``late_worth`` instead, whoever leads, once the turn
+total before the roll is ``late_from`` or more; ``chase_worth`` instead of
+them all, where the card has it, wherever the chase row applies), or the
+most points alone once the turn total before the roll is
+``most_points_from`` or more (where set, ``chase_most_points_from`` where the chase row
 applies, else ``lead_most_points_from`` for a player who leads: one who
 must catch up banks late and needs dice, a leader banks soon). Where hot
 dice must be rolled, a keep of every die that brings the turn total ``a``
@@ -236,6 +238,12 @@ class CardRules(NamedTuple):
     """In units, as ``left_worth``; 0: no such rule."""
     take_one_behind_within: int
     """0: ``take_one_behind`` however far the leader is from the target."""
+    leader_worth: np.ndarray
+    """``left_worth`` for a player who leads (``left_worth`` itself where
+    the card has none)."""
+    chase_worth: np.ndarray
+    """``left_worth`` where the chase row applies, whatever the turn total;
+    empty where the card has none (the other rows hold there)."""
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -351,12 +359,14 @@ def offers_the_leader(card, turn_rules, score, opponent, turn_total):
 
 
 def keep_score(card, most_points_from, turn_total, units, dice_after, banks_after, to_go,
-               not_entered):
+               not_entered, leading, chasing):
     """How the card ranks a keep of ``units`` points from ``turn_total``
     that neither wins nor overshoots, leaving ``to_go`` to an exact target
     (anything past ``end_within`` elsewhere), after which the card banks
     where ``banks_after`` (a bool, or an array of them, as ``to_go``), by a
-    player who has not entered where ``not_entered``; of
+    player who has not entered where ``not_entered``, who leads where
+    ``leading``, against one near the end where ``chasing`` (the chase
+    row's condition, :func:`chasing`); of
     two keeps ranked alike, the one that leaves more dice (the fraction:
     the fitted worths are whole or half units). Within ``end_within`` of the
     target what is left to go matters more than the dice: a die left is
@@ -376,7 +386,9 @@ def keep_score(card, most_points_from, turn_total, units, dice_after, banks_afte
     in_end = (to_go <= card.end_within) * (card.end_within > 0)
     end = card.end_bonus + card.end_die * dice_after - \
         card.odd_fifty * (to_go % card.hundred != 0)
-    worth = card.late_worth if 0 < card.late_from <= turn_total else card.left_worth
+    worth = card.chase_worth if chasing and len(card.chase_worth) > 0 else \
+        card.late_worth if 0 < card.late_from <= turn_total else \
+        card.leader_worth if leading else card.left_worth
     usual = worth[dice_after] + card.bank_keep_worth * banks_after
     # Before the entry the dice count more until a keep reaches it.
     short = not_entered * (after < card.open_at)
@@ -401,7 +413,8 @@ def keep_rank(card, turn_rules, shift, crossed, score, opponent, turn_total, uni
         card, turn_rules, shift, crossed, score, opponent, after, dice_after)
     return keep_score(card, points_from(card, turn_rules.target, score, opponent), turn_total,
                       units, dice_after, banks_after, turn_rules.target - score - after,
-                      score == 0)
+                      score == 0, score > opponent,
+                      chasing(card, turn_rules.target, score, opponent))
 
 
 def card_takes(card, turn_rules, crossed, score, opponent, offer_total, offer_dice):

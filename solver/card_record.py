@@ -229,6 +229,18 @@ class Card:
     entry counts this much more: the bank it allows is worth more than the
     dice (quinze-mille-free-keep at 0 all, 1 2 3 4 4 4 thrown: 1 4 4 4,
     then a bank, wins 52.81%, the 1 alone 51.10%); 0: no more."""
+    leader_worth: tuple[int, ...] = ()
+    """``left_worth`` for a player who leads (below ``late_from``): a
+    leader wants the points, one who trails the dice (quinze-mille-free-keep,
+    1 3 3 3 2 4 thrown at a turn's start: at 9,000 against 6,000 1 3 3 3,
+    then a bank, wins 85.94%, the 1 alone 85.61%; at 3,000 against 6,000
+    the 1 alone, 19.07% against 19.05%); () where the card has none."""
+    chase_worth: tuple[int, ...] = ()
+    """``left_worth`` where ``chase_bank`` applies, whatever is set aside:
+    the other player may finish next turn, so a bank must be worth it and
+    few dice left buy little (quinze-mille-free-keep at 13,650 against
+    14,500, 500 set aside, 1 1 5 5 2 3 thrown: the 1 alone wins 36.36%, 1 1
+    5 5 then a bank 29.43%); () where the card has none."""
     finish_unless_within: int = 0
     """The finish yields (no bank) where the other player, taking over
     ``offer_dice`` dice or more, would be within this much of the target:
@@ -247,7 +259,7 @@ class Card:
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
                 raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
                                  f"{where}")
-        for name in ("left_worth", "late_worth"):
+        for name in ("left_worth", "late_worth", "leader_worth", "chase_worth"):
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
                 raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
         # A worth (of dice left, of a keep that banks) is not rounded to the
@@ -255,6 +267,8 @@ class Card:
         # (a 1 alone, or a 1 and a 5).
         left = [w / u for w in self.left_worth or (0,) * rules.dice]
         late = [w / u for w in self.late_worth] if self.late_worth else left
+        leader = [w / u for w in self.leader_worth] if self.leader_worth else left
+        chase = [w / u for w in self.chase_worth]
 
         def row(thresholds):     # indexed by dice in hand, 0 unused
             return np.array([0] + [units(b) for b in thresholds], dtype=np.int64)
@@ -306,7 +320,10 @@ class Card:
                          units(self.last_cross_take_more) if rules.crosses else 0,
                          *lead_offer, self.entry_die / u if rules.entry else 0,
                          self.entry_reach / u if rules.entry else 0,
-                         units(self.take_one_behind_within))
+                         units(self.take_one_behind_within),
+                         np.array([0] + leader, dtype=np.float64),
+                         np.array([0] + chase, dtype=np.float64) if self.chase_worth else
+                         np.zeros(0))
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition
@@ -317,7 +334,9 @@ class Card:
         home = self.home_bank if self.home_within and self.home_bank != self.bank else ()
         safe = self.safe_bank if self.safe_bank != self.bank else ()
         late = self.late_worth if self.late_from and self.late_worth != self.left_worth else ()
+        leader = self.leader_worth if self.leader_worth != self.left_worth else ()
         return dataclasses.replace(self, chase_bank=chase, home_bank=home, safe_bank=safe,
+                                   leader_worth=leader,
                                    home_within=self.home_within if home else 0,
                                    late_worth=late, late_from=self.late_from if late else 0)
 

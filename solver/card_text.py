@@ -30,7 +30,15 @@ def _worths(row, usual=None) -> str:
                       if usual is None or w != usual[k - 1])
 
 
-def _keep_lines(card, rules: Rules) -> list[str]:
+def _chase_worths(card, where: str) -> str:
+    """The row of worths near the other player's end, as read on the
+    chase row's line (``where``: "below") or a line of its own ("above")."""
+    return f"dice left worth {_worths(card.chase_worth)}, in place of the rows {where}"
+
+
+def _keep_lines(card, rules: Rules, chase_said: bool) -> list[str]:
+    """The keep rules; ``chase_said``: the row near the other player's end
+    went on the chase row's line."""
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
         lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
@@ -38,6 +46,9 @@ def _keep_lines(card, rules: Rules) -> list[str]:
         lines = ["Keep: the most points + the dice left to roll, worth " + _worths(worth)]
     extra = [f"+ {card.bank_keep_worth:,} for a keep after which you bank"] \
         if card.bank_keep_worth else []
+    leader = _worths(card.leader_worth, card.left_worth or None)
+    if card.leader_worth and leader:
+        extra.insert(0, f"if you lead, {leader}")
     if rules.entry and (card.entry_die or card.entry_reach):
         entry = max(card.open_at, rules.entry)
         extra.append("before you enter, " + ", ".join(
@@ -54,6 +65,10 @@ def _keep_lines(card, rules: Rules) -> list[str]:
         later.append(most_points)
     if later:
         lines.append("  " + "; ".join(later))
+    when_chasing = _chase_when(card, rules)
+    if card.chase_worth and when_chasing and not chase_said:
+        lines[-1] += ";"
+        lines.append(f"  {when_chasing}: {_chase_worths(card, 'above')}")
     if card.hot_dice_cost and rules.hot_dice_forced:
         lines[-1] += ";"
         reaching = (f" that brings the turn total to {card.hot_dice_from:,} or more"
@@ -203,8 +218,12 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
                      f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
     when_chasing = _chase_when(card, rules)
     chasing = bool(when_chasing and card.chase_bank)
+    # Its keeps too, where the card has a row of worths for them: one line
+    # for what changes near the other player's end.
+    chase_keeps = chasing and bool(card.chase_worth) and chooses_keeps(rules)
     if chasing:
-        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card)}")
+        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card)}"
+                     + (f"; keep by {_chase_worths(card, 'below')}" if chase_keeps else ""))
     if card.home_within and card.home_bank:
         lines.append(("  else, " if chasing else "  ")
                      + f"yourself within {card.home_within:,} of {rules.target:,}: "
@@ -271,7 +290,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
         lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
                      "roll on")
     if chooses_keeps(rules):
-        lines += _keep_lines(card, rules)
+        lines += _keep_lines(card, rules, chase_keeps)
         if rules.exact_target and card.end_within:
             lines += _end_lines(card, rules)
     if rules.has_takeover:

@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from .compiled_rules import dice_left, may_bank, drop_stale_caches
-from .card import card_banks, card_situation, card_takes, keep_score, points_from
+from .card import card_banks, card_situation, card_takes, chasing, keep_score, points_from
 from .dice import keeps, rolls
 from .errors import UsageError
 from .rules import Rules
@@ -472,13 +472,13 @@ class CardCache(OptimalCache):
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points. From points_from[slot] on the
         # loop ranks them by points alone, so V leaves that rule out.
-        not_entered = score == 0
-        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t, not_entered)
+        standing = (score == 0, score > opponent, chasing(card, T, score, opponent))
+        store.V[slot] = keep_score(card, 0, 0, t, n, bank, T - score - t, *standing)
         # From late_from set aside before the roll the dice left are worth
         # another row: a table of its own, ranked from that turn total.
         if card.late_from > 0:
             store.V_late[slot] = keep_score(card, 0, card.late_from, t - card.late_from, n,
-                                            bank, T - score - t, not_entered)
+                                            bank, T - score - t, *standing)
         store.late_from[slot] = card.late_from if card.late_from > 0 else NEVER
         store.Z[slot] = -1e300
         store.win[slot] = 1e300

@@ -134,12 +134,16 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
 
 # To exactly 1,500, with the end rule too (solver.card.keep_score), the
 # most points from 250 near the other player's end, from 350 for a leader,
-# from 150 set aside another row of worths, and before the entry a die
-# left worth 50 more, the keep that reaches it 100.
+# from 150 set aside another row of worths, below it a row of the
+# leader's own, near the other player's end one of its own, and before
+# the entry a die left worth 50 more, the keep
+# that reaches it 100.
 EXACT_CARD = dataclasses.replace(CARD, game="cinq-mille-exact", end_within=400, end_die=50,
                                  odd_fifty=100, chase_within=400, chase_most_points_from=250,
                                  lead_most_points_from=350, late_from=150,
-                                 late_worth=(150, 100, 50, 150, 200), entry_die=50,
+                                 late_worth=(150, 100, 50, 150, 200),
+                                 leader_worth=(0, 0, 50, 50, 300),
+                                 chase_worth=(200, 50, 0, 100, 250), entry_die=50,
                                  entry_reach=100)
 
 
@@ -180,11 +184,11 @@ def test_the_simulator_ranks_keeps_as_the_card_does():
     """The simulator's card tables (solver.policies.CardCache, read by
     solver.game_loop.keep_value) pick, at every turn total and roll before
     the entry, from 750 and 850 and in the last 400 points to exactly
-    1,500, against 1,000 (the player leads) and 1,300 (the other player is
-    near the end), the keep solver.card.keep_rank ranks first: the end
-    rule, the late row (from 150 set aside), the entry's worths and where
-    the most points count are written once, in solver.card.keep_score and
-    solver.card.points_from."""
+    1,500, against 750 and 1,000 (the player leads) and 1,300 (the other
+    player is near the end), the keep solver.card.keep_rank ranks first:
+    the end rule, the late row (from 150 set aside), the leader's and the
+    chase's rows, the entry's worths and where the most points count are
+    written once, in solver.card.keep_score and solver.card.points_from."""
     from solver.card import keep_rank, threshold_shift
     from solver.dice import keep_table
     from solver.game_loop import keep_value
@@ -196,7 +200,7 @@ def test_the_simulator_ranks_keeps_as_the_card_does():
     compiled, dice = cache.card, keep_table(rules)
     store = TableStore(rules, 3, (parse_policy("card"),))
     space, T, checked = table.space, rules.target_units, 0
-    for score, opponent in itertools.product([0, 15, 17, *range(T - 8, T)], (20, 26)):
+    for score, opponent in itertools.product([0, 15, 17, *range(T - 8, T)], (15, 20, 26)):
         m, w = space.index_of_score(score), space.index_of_score(opponent)
         cache.fill(store, 2, m, w)
         shift = threshold_shift(compiled, score, opponent, False)

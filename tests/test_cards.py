@@ -1088,6 +1088,63 @@ def test_before_the_entry_the_card_counts_the_dice_more_and_the_entry_too():
         "reaches it)" in card.text(quinze)
 
 
+def test_a_leader_keeps_the_points_where_a_trailing_player_keeps_the_dice():
+    """quinze-mille-free-keep, 1 3 3 3 2 4 thrown at a turn's start (`farkle
+    advise quinze-mille-free-keep --me ME --opp OPP --turn 0 --dice 6 --roll
+    1 3 3 3 2 4`): at 9,000 against 6,000 1 3 3 3, then a bank, wins 85.94%,
+    the 1 alone 85.61%; at 3,000 against 6,000 the 1 alone, 19.07% against
+    19.05%. Two dice left worth 50, five 350, the card keeps the 1 (400 + 50
+    against 100 + 350, the more dice); two dice worth 75 to a leader, 1 3 3
+    3 at 9,000 and the 1 still at 3,000."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+
+    def kept(card, me, opponent):
+        return card_keep(card.compiled(rules), rules, me, [opponent], 0, 6,
+                         keeps(rules, counts_of([1, 3, 3, 3, 2, 4]))).points
+    rules = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 4000, 5450, 7500), open_at=500,
+                 left_worth=(100, 50, 75, 175, 350, 200))
+    card = dataclasses.replace(plain, leader_worth=(100, 75, 75, 175, 350, 200))
+    assert [kept(plain, 9000, 6000), kept(plain, 3000, 6000)] == [100, 100]
+    assert [kept(card, 9000, 6000), kept(card, 3000, 6000)] == [400, 100]
+    assert "1: 100 (if you lead, 2: 75)" in card.text(rules)
+    assert card.in_play().leader_worth and not \
+        dataclasses.replace(card, leader_worth=plain.left_worth).in_play().leader_worth
+
+
+def test_near_the_other_player_s_end_the_card_keeps_by_a_row_of_its_own():
+    """quinze-mille-free-keep at 13,650 against 14,500, 500 set aside, 1 1 5
+    5 2 3 thrown (`farkle advise quinze-mille-free-keep --me 13650 --opp
+    14500 --turn 500 --dice 6 --roll 1 1 5 5 2 3`): the 1 alone wins 36.36%,
+    1 1 5 5 then a bank 29.43%. By the late row (two dice 100, five 275) the
+    card keeps 1 1 5 5 (300 + 100 against 100 + 275); by a row of its own
+    once the other player is within 1,200 of 15,000 (two dice 0, five 350),
+    the 1; against 12,000 the late row still holds."""
+    from solver.card_sheet import card_keep
+    from solver.dice import counts_of, keeps
+
+    def kept(card, opponent):
+        return card_keep(card.compiled(rules), rules, 13650, [opponent], 500, 6,
+                         keeps(rules, counts_of([1, 1, 5, 5, 2, 3]))).points
+    rules = get_rules("quinze-mille-free-keep")
+    plain = Card("quinze-mille-free-keep", (250, 200, 400, 4000, 5450, 7500), open_at=500,
+                 chase_within=1200, left_worth=(100, 50, 75, 175, 350, 200), late_from=400,
+                 late_worth=(75, 100, 100, 175, 275, 300))
+    card = dataclasses.replace(plain, chase_worth=(75, 0, 0, 175, 350, 300),
+                               chase_bank=(400, 200, 400, 4000, 5450, 7500))
+    assert [kept(plain, 14500), kept(plain, 12000)] == [300, 300]
+    assert [kept(card, 14500), kept(card, 12000)] == [100, 300]
+    text = card.text(rules)
+    assert "  the other player within 1,200 of 15,000: bank at 1: 400; keep by dice left " \
+        "worth 6: 300 | 5: 350 | 4: 175 | 3: 0 | 2: 0 | 1: 75, in place of the rows below" \
+        in text
+    # Without a bank row of its own there, on a line of its own.
+    alone = dataclasses.replace(card, chase_bank=()).text(rules)
+    assert "  the other player within 1,200 of 15,000: dice left worth 6: 300 | 5: 350 | 4: " \
+        "175 | 3: 0 | 2: 0 | 1: 75, in place of the rows above" in alone
+
+
 def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
     """dix-mille-free-keep, one die offered with 1,100 (`farkle advise
     dix-mille-free-keep --me ME --opp OPP --offer 1100,1`): at 3,000
