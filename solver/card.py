@@ -73,9 +73,10 @@ a player who leads; ``late_worth`` instead, whoever leads, once the turn
 total before the roll is ``late_from`` or more; ``chase_worth`` instead of
 them all, where the card has it, wherever the chase row applies), or the
 most points alone once the turn total before the roll is
-``most_points_from`` or more (where set, ``chase_most_points_from`` where the chase row
-applies, else ``lead_most_points_from`` for a player who leads: one who
-must catch up banks late and needs dice, a leader banks soon). Where hot
+``most_points_from`` or more (where set, ``chase_most_points_from`` where
+the chase row applies, else ``lead_most_points_from`` for a player who
+leads: one who must catch up banks late and needs dice, a leader banks
+soon). Where hot
 dice must be rolled, a keep of every die that brings the turn total ``a``
 to ``hot_dice_from`` or more counts ``hot_dice_cost`` less per 1,000 of
 ``a``: all of it rides on the forced roll, where a keep of fewer dice may

@@ -33,7 +33,7 @@ def _worths(row, usual=None) -> str:
 def _chase_worths(card, where: str) -> str:
     """The row of worths near the other player's end, as read on the
     chase row's line (``where``: "below") or a line of its own ("above")."""
-    return f"dice left worth {_worths(card.chase_worth)}, in place of the rows {where}"
+    return f"dice left worth {_worths(card.chase_worth)}, in place of the worths {where}"
 
 
 def _keep_lines(card, rules: Rules, chase_said: bool) -> list[str]:

@@ -1137,12 +1137,12 @@ def test_near_the_other_player_s_end_the_card_keeps_by_a_row_of_its_own():
     assert [kept(card, 14500), kept(card, 12000)] == [100, 300]
     text = card.text(rules)
     assert "  the other player within 1,200 of 15,000: bank at 1: 400; keep by dice left " \
-        "worth 6: 300 | 5: 350 | 4: 175 | 3: 0 | 2: 0 | 1: 75, in place of the rows below" \
+        "worth 6: 300 | 5: 350 | 4: 175 | 3: 0 | 2: 0 | 1: 75, in place of the worths below" \
         in text
     # Without a bank row of its own there, on a line of its own.
     alone = dataclasses.replace(card, chase_bank=()).text(rules)
     assert "  the other player within 1,200 of 15,000: dice left worth 6: 300 | 5: 350 | 4: " \
-        "175 | 3: 0 | 2: 0 | 1: 75, in place of the rows above" in alone
+        "175 | 3: 0 | 2: 0 | 1: 75, in place of the worths above" in alone
 
 
 def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
