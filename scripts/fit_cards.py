@@ -187,6 +187,12 @@ def _per_dice(name: str):
     return None, None
 
 
+def is_worth(name: str) -> bool:
+    """Whether field ``name`` is a worth of dice left (``left2``,
+    ``late3``, ``leader1``, ``chaseworth5``)."""
+    return _per_dice(name)[0] in WORTH_ROWS
+
+
 def get(card: Card, name: str) -> int:
     tuple_name, i = _per_dice(name)
     return _row(card, tuple_name)[i] if tuple_name else getattr(card, name)
@@ -235,8 +241,7 @@ def candidates(rules, name: str, value: int) -> list[int]:
     step = 1 if name in COUNTS else rules.unit
     # A worth also moves by half a unit: a whole unit leaves a 1 and a 1
     # with a 5 ranked alike.
-    halves = [0.5, -0.5] if name in WORTHS or \
-        _per_dice(name)[0] in WORTH_ROWS else []
+    halves = [0.5, -0.5] if name in WORTHS or is_worth(name) else []
     low, high = bounds(rules, name)
     return [value + int(move * step) for move in halves + MOVES
             if low <= value + int(move * step) <= high]

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import (KEEP_FIELDS, candidates, fields_to_fit, get, holds,  # noqa: E402
-                       load_table, put)
+                       is_worth, load_table, put)
 from machine import machine  # noqa: E402
 
 from solver.card_record import Card  # noqa: E402
@@ -58,7 +58,7 @@ def kinds_moved(card: Card, name: str) -> set[str]:
     """The decisions a field can change: the others keep their regret."""
     if name in TAKE_FIELDS:
         return {"take"}
-    if name in KEEP_FIELDS or name.startswith(("left", "late", "leader", "chaseworth")):
+    if name in KEEP_FIELDS or is_worth(name):
         return {"keep"}
     # A keep after which the card banks is worth more: the banks rank keeps.
     return {"bank", "keep"} if card.bank_keep_worth else {"bank"}
