@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card_record import SIDE_ROWS, Card, chooses_keeps  # noqa: E402
+from solver.card_record import SIDE_ROWS, WORTH_ROWS, Card, chooses_keeps  # noqa: E402
 from solver.card_sheet import CARDS_FILE, stored_cards  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
@@ -164,9 +164,6 @@ PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth",
 """Fields named by a prefix and a number of dice (``bank3``, ``left2``,
 ``chase3``): the card's tuple it indexes."""
 
-
-WORTH_ROWS = ("left_worth", "late_worth", "leader_worth", "chase_worth")
-"""The rows of worths of dice left: moved by half units too."""
 
 STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS}, "late_worth": "left_worth",
               "leader_worth": "left_worth", "chase_worth": "left_worth"}
@@ -293,10 +290,10 @@ def simple_rules(rules, card: Card) -> dict[str, Card]:
         # Every scoring die: the fewer dice left the better, save that a
         # keep of them all (hot dice: all D back in hand) is best; no rule
         # of the card's own ranks keeps otherwise.
-        keep_all = tuple(-rules.target * k for k in range(1, D)) + (rules.target,)
+        worths = {**dict.fromkeys(WORTH_ROWS, ()),
+                  "left_worth": tuple(-rules.target * k for k in range(1, D)) + (rules.target,)}
         out["always keep everything"] = dataclasses.replace(
-            card, left_worth=keep_all, late_worth=(), leader_worth=(), chase_worth=(),
-            **dict.fromkeys(KEEP_FIELDS, 0))
+            card, **worths, **dict.fromkeys(KEEP_FIELDS, 0))
     return out
 
 

@@ -19,6 +19,9 @@ SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the
 """The bank rows beside ``bank``, each used where its condition holds (the
 module docstring): () stands for ``bank`` itself."""
 
+WORTH_ROWS = ("left_worth", "late_worth", "leader_worth", "chase_worth")
+"""The rows of worths of dice left, each a worth per number of dice."""
+
 
 @dataclass(frozen=True)
 class Card:
@@ -259,7 +262,7 @@ class Card:
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
                 raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
                                  f"{where}")
-        for name in ("left_worth", "late_worth", "leader_worth", "chase_worth"):
+        for name in WORTH_ROWS:
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
                 raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
         # A worth (of dice left, of a keep that banks) is not rounded to the
@@ -337,6 +340,7 @@ class Card:
         leader = self.leader_worth if self.leader_worth != self.left_worth else ()
         return dataclasses.replace(self, chase_bank=chase, home_bank=home, safe_bank=safe,
                                    leader_worth=leader,
+                                   chase_worth=self.chase_worth if chasing else (),
                                    home_within=self.home_within if home else 0,
                                    late_worth=late, late_from=self.late_from if late else 0)
 
