@@ -163,21 +163,9 @@ def load_game(name: str, log) -> tuple[Game | None, float | None]:
     """The game from its table, or solved here if that is short; else
     ``(None, estimated seconds)``."""
     rules = GAMES[name]
-    # The repository's tables first (tests/test_paper.py checks the paper
-    # against them), then where farkle writes the big ones it makes.
-    path = ROOT / "tables" / table_name(rules)
-    if not path.exists():
-        path = default_path(rules)
-    if path.exists() and not stale(path, rules, log):
-        info = read_info(path)
-        take = info["datasets"].get("take_codes") or info["datasets"].get("take_values")
-        take_bytes = int(np.prod(take["shape"])) * 8 if take else 0
-        solution = read_table(path, expect=rules,
-                              lazy_take=take_bytes > available_bytes() // 3)
-        if not isinstance(solution.take_values, np.ndarray):
-            solution.take_values = RowCache(solution.take_values)
-        log(f"{name}: table {path}")
-        return Game(name, label_of(rules), rules, solution, "table", path, info), None
+    game = table_game(name, log)
+    if game is not None:
+        return game, None
     estimate = estimated_solve_seconds(rules)
     if estimate > SOLVE_BUDGET_SECONDS:
         log(f"{name}: no table, estimated {estimate:.0f} s: skipped")
@@ -185,6 +173,26 @@ def load_game(name: str, log) -> tuple[Game | None, float | None]:
     solution = solve_game(rules)
     log(f"{name}: solved in {solution.stats['seconds']:.1f} s")
     return Game(name, label_of(rules), rules, solution, "solved"), None
+
+
+def table_game(name: str, log) -> Game | None:
+    """The game from its table, if one is on this machine."""
+    rules = GAMES[name]
+    # The repository's tables first (tests/test_paper.py checks the paper
+    # against them), then where farkle writes the big ones it makes.
+    path = ROOT / "tables" / table_name(rules)
+    if not path.exists():
+        path = default_path(rules)
+    if not path.exists() or stale(path, rules, log):
+        return None
+    info = read_info(path)
+    take = info["datasets"].get("take_codes") or info["datasets"].get("take_values")
+    take_bytes = int(np.prod(take["shape"])) * 8 if take else 0
+    solution = read_table(path, expect=rules, lazy_take=take_bytes > available_bytes() // 3)
+    if not isinstance(solution.take_values, np.ndarray):
+        solution.take_values = RowCache(solution.take_values)
+    log(f"{name}: table {path}")
+    return Game(name, label_of(rules), rules, solution, "table", path, info)
 
 
 def label_of(rules: Rules) -> str:
@@ -423,6 +431,11 @@ def main(argv=None) -> int:
         else:
             games[name] = game
     present = list(games.values())
+    # The cards of games the paper does not study on their own (the
+    # free-keep variants): where and how much they lose, from their tables
+    # where this machine has them.
+    card_games = {name: game for name in stored_cards() if name not in games
+                  for game in [table_game(name, log)] if game is not None}
 
     checks = dice_checks()
     reference = run_reference_cases(REFERENCE_CASES[:3] if args.quick else REFERENCE_CASES)
@@ -455,7 +468,7 @@ def main(argv=None) -> int:
                                 if PLAYERS_RESULTS.exists() else None,
                                 fair_start=json.loads(FAIR_START_RESULTS.read_text())
                                 if FAIR_START_RESULTS.exists() else None,
-                                cards=stored_cards())
+                                cards=stored_cards(), card_games=card_games)
     text = fill((ROOT / "paper" / "template.md").read_text(), parts)
     (out / "paper.md").write_text(text)
     numbers = {"build": {"seconds": time.perf_counter() - started, "quick": args.quick,
@@ -464,6 +477,7 @@ def main(argv=None) -> int:
                                     if g.path.is_relative_to(ROOT) else str(g.path)
                                     for g in present if g.source == "table"},
                          "solved": [g.key for g in present if g.source == "solved"],
+                         "card_tables": {g.key: str(g.path) for g in card_games.values()},
                          "missing": sorted(missing)},
                "numbers": N.values}
     (out / "numbers.json").write_text(json.dumps(numbers, indent=1, sort_keys=True) + "\n")

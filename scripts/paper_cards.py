@@ -14,6 +14,12 @@ from paper_figures import _mesh, _score_grid
 SAMPLED = 120
 """The most scores a side of the departures figure replays."""
 
+PANELS_A_ROW = 5
+"""The departures figure's panels a row (one per card)."""
+
+GOAL = 0.01
+"""Issue 14's goal: a card gives up at most one percentage point."""
+
 
 def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     if not cards:
@@ -45,7 +51,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     shown = [n for n in cards if n in games]
     example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
     card = Card.from_dict(cards[example]["card"])
-    goal = [n for n, e in cards.items() if e["loss"]["loss"] <= 0.01]
+    goal = [n for n, e in cards.items() if e["loss"]["loss"] <= GOAL]
     unsearched = [games[n].label if n in games else n for n, e in cards.items()
                   if not e["loss"]["searched"]]
     first_guess = (
@@ -147,16 +153,26 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
     (:mod:`solver.card_regret`): a paragraph and a table."""
     from solver.card_record import Card
-    from solver.card_regret import KIND_LABELS, card_regret
+    from solver.card_regret import (NEAR_END, KIND_LABELS, card_regret, distance_limits,
+                                    loss_by_distance, near_end)
     shown = [n for n in cards if n in games]
     if not shown:
         return []
-    rows = []
+    rows, missing = [], []
     for name in shown:
-        regret = card_regret(games[name].solution, Card.from_dict(cards[name]["card"]),
-                             REGRET_GAMES, seed=1)
+        solution, card = games[name].solution, Card.from_dict(cards[name]["card"])
+        visits = []
+        regret = card_regret(solution, card, REGRET_GAMES, seed=1, visits=visits)
         key = f"card/{name}/regret"
         loss, stderr = regret.loss()
+        if distance_limits(solution.rules):
+            lost = loss_by_distance(solution, card, visits, REGRET_GAMES)
+            near = N(f"{key}/near_end", sum(value for (mine, theirs, _), value in lost.items()
+                                             if near_end(mine) or near_end(theirs)), "ppabs")
+        else:
+            near = "-"
+        if cards[name]["loss"]["loss"] > GOAL and near != "-":
+            missing.append(f"{games[name].label} {near} of {N(f'{key}/loss', loss, 'ppabs')}")
         by_kind = regret.by("kind")
         (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),
                                        key=lambda item: item[1])
@@ -169,6 +185,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
                      N(f"{key}/banks", by_kind.get(("bank",), 0.0), "ppabs"),
                      N(f"{key}/takes", by_kind.get(("take",), 0.0), "ppabs")
                      if games[name].rules.has_takeover else "-",
+                     near,
                      f"{worst} ({N(f'{key}/worst', worst_loss, 'ppabs')})"])
     ref = tabs.peek()
     text = (
@@ -196,14 +213,20 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         "offers), and the banks lost most where the offer brought the other player close "
         "to the target: they take it and mostly finish, so the cards there no longer bank "
         "with many dice in hand. Where a game has crosses, a player's state is the table's "
-        "(score and crosses), and a zero turn moves it as the table does.")
+        "(score and crosses), and a zero turn moves it as the table does."
+        + (f" What the cards over the goal still give up sits near the end ({ref}, within "
+           f"{NEAR_END:,} of the target for either player, of the sampled points: "
+           f"{', '.join(missing)}), where the best choice depends on both players' distances to the "
+           "target." if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
-        "bank-or-roll decisions, in take-overs (the dice offered), and the costliest kind of "
-        "decision by dice in hand.")
+        "bank-or-roll decisions, in take-overs (the dice offered), near the end (where either "
+        f"player is within {NEAR_END:,} of the target; - where the whole game is), and "
+        "the costliest kind of decision by dice in hand.")
     return [text, table(["game", "sampled loss (pp)", "exact loss (pp)", "in keeps",
-                         "in banks", "in takes", "costliest"], rows, "lrrrrrl"), caption]
+                         "in banks", "in takes", "near the end", "costliest"], rows, "lrrrrrrl"),
+            caption]
 
 
 REGRET_GAMES = 4000
@@ -223,9 +246,13 @@ def departures(figs, cards: dict, games: dict) -> str:
     shown = [name for name in cards if name in games]
     if not shown:
         return ""
-    fig, axes = plt.subplots(1, len(shown), figsize=(3.2 * len(shown), 3.0),
+    columns = min(len(shown), PANELS_A_ROW)
+    rows = -(-len(shown) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 3.0 * rows),
                              layout="constrained", squeeze=False)
-    for ax, name in zip(axes[0], shown):
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    for ax, name in zip(axes.flat, shown):
         solution, rules = games[name].solution, games[name].rules
         card = Card.from_dict(cards[name]["card"]).compiled(rules)
         turn = TurnRules.of(rules)
@@ -258,7 +285,7 @@ def departures(figs, cards: dict, games: dict) -> str:
                       vmax=0.5, cmap="magma_r")
         ax.set_title(games[name].label, fontsize=9)
         ax.set_ylabel("card player's score")
-    fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="decisions that differ")
+    fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="decisions that differ")
     return figs.save(fig, "card-departures",
                      "Where each card parts from optimal play: at each pair of scores (no "
                      "crosses), the share of bank-or-roll decisions, over the turn totals and "

@@ -24,7 +24,7 @@ MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 
 def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_solved,
          model_check, memory, memory_game, quick, machine, rule_rows, sigmas, version,
-         players=None, fair_start=None, cards=None) -> dict:
+         players=None, fair_start=None, cards=None, card_games=None) -> dict:
     W = Writer(N, tabs, figs)
     games = {g.key: g for g in present}
     P: dict[str, str] = {"version": version, "machine": machine}
@@ -133,7 +133,7 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
            f"{N('heur/sigmas', sigmas, 'int')} standard errors." if beats else
            "Optimal play does not beat every one of them clearly."))
     P["table_heuristics"] = W.heuristics_table(present)
-    P["cards"] = cards_text(N, tabs, figs, cards or {}, games)
+    P["cards"] = cards_text(N, tabs, figs, cards or {}, {**games, **(card_games or {})})
     P["house"] = house_text(N, house)
     P["table_house"], P["figure_house"] = W.house_table(house, not_solved)
     P["memory_cost"] = memory_cost_text(N, W, memory, memory_game, model_check)

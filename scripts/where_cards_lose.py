@@ -1,16 +1,19 @@
 """Where a strategy card loses: its loss split by decision.
 
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
-                                       [--cards FILE]
+                                       [--cards FILE] [--by-left] [--by-distance]
 
-For each game, plays ``N`` games of the
-card against the table's player and prints the regret by kind of decision
-and dice in hand (:mod:`solver.card_regret`), beside the card's exact loss.
+For each game, plays ``N`` games of the card against the table's player
+and prints the regret by kind of decision and dice in hand
+(:mod:`solver.card_regret`), beside the card's exact loss (as stored with
+it where measured at the game's target; else evaluated here).
 ``--cards`` reads the cards from another file than ``solver/cards.json``
 (say an older commit's: ``--cards <(git show COMMIT:solver/cards.json)``).
 ``--by-left`` splits the banks' regret, to an exact target, by the dice in
 hand and what the bank would leave to go (the largest shares, up to
-1,000 left).
+1,000 left). ``--by-distance`` splits the regret of every kind by how
+far each player is from the target (within 1,000, 3,000, 6,000 or
+farther): where the card's loss sits, near the end or far from it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cards", type=Path, default=CARDS_FILE)
     parser.add_argument("--by-left", action="store_true",
                         help="split the banks' regret by dice and what the bank leaves to go")
+    parser.add_argument("--by-distance", action="store_true",
+                        help="split the regret by each player's distance to the target")
     args = parser.parse_args(argv)
     from solver.card_regret import KIND_LABELS, card_regret
     from solver.seat_value import card_seat_values
@@ -52,11 +57,13 @@ def main(argv=None) -> int:
         rules = get_rules(name)
         card = Card.from_dict(cards[name]["card"])
         solution = read_table(default_path(rules), rules, lazy_take=False)
-        exact = 0.5 - float(np.mean(card_seat_values(solution, card)))
-        visits = [] if args.by_left else None
+        exact, how = stored_loss(cards[name], rules), "stored"
+        if exact is None:       # measured at another target, or never
+            exact, how = 0.5 - float(np.mean(card_seat_values(solution, card))), "exact"
+        visits = [] if args.by_left or args.by_distance else None
         regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
-        print(f"**{name}**: exact loss {100 * exact:.3f} pp; sampled {100 * sampled:.3f} "
+        print(f"**{name}**: exact loss {100 * exact:.3f} pp ({how}); sampled {100 * sampled:.3f} "
               f"± {100 * stderr:.3f} over {args.count:,} games\n")
         print("| decision | dice | lost (pp) |\n|---|---:|---:|")
         for (kind, dice), lost in sorted(regret.by("kind", "dice").items(),
@@ -66,7 +73,16 @@ def main(argv=None) -> int:
         print()
         if args.by_left and rules.exact_target:
             print_by_left(solution, card, visits, args.count)
+        if args.by_distance:
+            print_by_distance(solution, card, visits, args.count)
     return 0
+
+
+def stored_loss(entry: dict, rules) -> float | None:
+    """The card's exact loss as stored with it, if measured at the game's
+    own target (an evaluation of dix-mille's takes an hour)."""
+    loss = entry.get("loss", {})
+    return loss["loss"] if loss.get("target") == rules.target else None
 
 
 def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
@@ -91,6 +107,32 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
         print(f"| {dice} | {left:,} | {action} | {count[dice, left, action]:,} | "
               f"{100 * value:.3f} |")
     print()
+
+
+def print_by_distance(solution, card, visits, games: int) -> None:
+    """The regret by the player's distance to the target (rows) and the
+    other player's (columns), each cell keeps / banks / take-overs."""
+    from solver.card_regret import NEAR_END, distance_limits, loss_by_distance, near_end
+    rules = solution.rules
+    limits = distance_limits(rules)
+    if not limits:
+        print(f"(no band of distance short of {rules.target:,})\n")
+        return
+    lost = loss_by_distance(solution, card, visits, games)
+    bands = limits + [None]
+    label = {limit: f"within {limit:,}" for limit in limits}
+    label[None] = f"farther than {limits[-1]:,}"
+    print("Lost (pp) by the player's distance to the target (rows) and the other "
+          "player's (columns): keeps / banks / take-overs\n")
+    print("| | " + " | ".join(label[b] for b in bands) + " |\n|---|" + "---:|" * len(bands))
+    for mine in bands:
+        cells = [" / ".join(f"{100 * lost.get((mine, theirs, kind), 0.0):.3f}"
+                            for kind in ("keep", "bank", "take")) for theirs in bands]
+        print(f"| {label[mine]} | " + " | ".join(cells) + " |")
+    near = sum(value for (mine, theirs, _), value in lost.items()
+               if near_end(mine) or near_end(theirs))
+    print(f"\nWithin {NEAR_END:,} of the target (either player): {100 * near:.3f} pp of "
+          f"{100 * sum(lost.values()):.3f}\n")
 
 
 if __name__ == "__main__":

@@ -252,6 +252,47 @@ def choices_at(solution, card, visits: list):
         yield visit, score, opponent, card_choice(compiled, turn, *here, visit)
 
 
+DISTANCES = (1000, 3000, 6000)
+"""The bands of a player's distance to the target (points) by which
+:func:`loss_by_distance` files a decision: those short of the game's
+target, and farther."""
+
+NEAR_END = 3000
+"""Within this of the target (either player) a decision is near the end."""
+
+
+def distance_limits(rules) -> list[int]:
+    """The bands of :data:`DISTANCES` short of the game's target (none for
+    Pig's 100)."""
+    return [limit for limit in DISTANCES if limit < rules.target]
+
+
+def distance_band(rules, units_to_go: int) -> int | None:
+    """The band of :func:`distance_limits` a player ``units_to_go`` from
+    the target is in; None: farther than them all."""
+    points = units_to_go * rules.unit
+    return next((limit for limit in distance_limits(rules) if points <= limit), None)
+
+
+def loss_by_distance(solution, card, visits: list, games: int) -> dict:
+    """The regret per game of ``card`` at ``visits`` (its own decisions,
+    :func:`card_regret`, priced again) by ``(the player's band, the other
+    player's band, kind)``, each band :func:`distance_band`'s: where the
+    card's loss sits, near the end or far from it."""
+    rules = solution.rules
+    lost = defaultdict(float)
+    for visit, score, opponent, choice in choices_at(solution, card, visits):
+        key = (distance_band(rules, rules.target_units - score),
+               distance_band(rules, rules.target_units - opponent), visit.kind)
+        lost[key] += visit.regret(choice) / games
+    return dict(lost)
+
+
+def near_end(band: int | None) -> bool:
+    """Whether a band of :func:`distance_band` is within :data:`NEAR_END`."""
+    return band is not None and band <= NEAR_END
+
+
 class Decisions(NamedTuple):
     """Decisions a card met (:class:`Visit`), packed for the compiled
     pricing: one entry per decision, and its choices ``first[i]`` to

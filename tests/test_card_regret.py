@@ -329,3 +329,31 @@ def test_the_command_a_search_prints_sets_only_the_fields_the_card_holds():
     moved = screen_cards.put(screen_cards.put(card, "bank4", 500), "late2", 100)
     assert screen_cards.set_string(card, moved, screen_cards.fields_to_fit(rules)) == \
         "bank4=500,late2=100"
+
+
+def test_the_split_by_distance_adds_up_to_the_sampled_loss():
+    """`where_cards_lose.py --by-distance` re-prices each sampled decision
+    by the card and files it by both players' distances to the target: its
+    cells add up to the loss the sampled games gave (a decision filed
+    twice, missed, or priced by another choice than the card played would
+    not), and the exact loss it prints beside is the stored one."""
+    import re
+    import subprocess
+    import sys
+    from solver.card_sheet import stored_cards
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
+                          "cinq-mille", "--games", "300", "--seed", "3", "--by-distance"],
+                         capture_output=True, text=True, check=True).stdout
+    sampled = float(re.search(r"sampled ([0-9.]+) ±", out).group(1))
+    exact = float(re.search(r"exact loss ([0-9.]+) pp \(stored\)", out).group(1))
+    rows = [line for line in out.splitlines() if line.startswith("| within")
+            or line.startswith("| farther")]
+    cells = [float(x) for line in rows for x in re.findall(r"[0-9]+\.[0-9]{3}", line)]
+    near, whole = map(float, re.search(r"either player\): ([0-9.]+) pp of ([0-9.]+)",
+                                       out).groups())
+    assert len(rows) == 3 and len(cells) == 27      # 5,000: within 1,000, 3,000, farther
+    assert sum(cells) == pytest.approx(sampled, abs=0.015)      # 27 roundings of 0.0005
+    assert whole == pytest.approx(sampled, abs=0.0015)
+    assert 0 < near < whole
+    assert exact == pytest.approx(100 * stored_cards()["cinq-mille"]["loss"]["loss"], abs=5e-4)
