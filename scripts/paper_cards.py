@@ -154,7 +154,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     (:mod:`solver.card_regret`): a paragraph and a table."""
     from solver.card_record import Card
     from solver.card_regret import (NEAR_END, KIND_LABELS, card_regret, distance_limits,
-                                    loss_by_distance, near_end)
+                                    loss_by_distance, loss_near_end)
     shown = [n for n in cards if n in games]
     if not shown:
         return []
@@ -165,13 +165,10 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         regret = card_regret(solution, card, REGRET_GAMES, seed=1, visits=visits)
         key = f"card/{name}/regret"
         loss, stderr = regret.loss()
-        if distance_limits(solution.rules):
-            lost = loss_by_distance(solution, card, visits, REGRET_GAMES)
-            near = N(f"{key}/near_end", sum(value for (mine, theirs, _), value in lost.items()
-                                             if near_end(mine) or near_end(theirs)), "ppabs")
-        else:
-            near = "-"
-        if cards[name]["loss"]["loss"] > GOAL and near != "-":
+        banded = bool(distance_limits(solution.rules))      # not Pig's 100
+        near = N(f"{key}/near_end", loss_near_end(loss_by_distance(
+            solution, card, visits, REGRET_GAMES)), "ppabs") if banded else "-"
+        if cards[name]["loss"]["loss"] > GOAL and banded:
             missing.append(f"{games[name].label} {near} of {N(f'{key}/loss', loss, 'ppabs')}")
         by_kind = regret.by("kind")
         (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),

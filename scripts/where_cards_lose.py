@@ -112,7 +112,7 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
 def print_by_distance(solution, card, visits, games: int) -> None:
     """The regret by the player's distance to the target (rows) and the
     other player's (columns), each cell keeps / banks / take-overs."""
-    from solver.card_regret import NEAR_END, distance_limits, loss_by_distance, near_end
+    from solver.card_regret import NEAR_END, distance_limits, loss_by_distance, loss_near_end
     rules = solution.rules
     limits = distance_limits(rules)
     if not limits:
@@ -129,9 +129,8 @@ def print_by_distance(solution, card, visits, games: int) -> None:
         cells = [" / ".join(f"{100 * lost.get((mine, theirs, kind), 0.0):.3f}"
                             for kind in ("keep", "bank", "take")) for theirs in bands]
         print(f"| {label[mine]} | " + " | ".join(cells) + " |")
-    near = sum(value for (mine, theirs, _), value in lost.items()
-               if near_end(mine) or near_end(theirs))
-    print(f"\nWithin {NEAR_END:,} of the target (either player): {100 * near:.3f} pp of "
+    print(f"\nWithin {NEAR_END:,} of the target (either player): "
+          f"{100 * loss_near_end(lost):.3f} pp of "
           f"{100 * sum(lost.values()):.3f}\n")
 
 

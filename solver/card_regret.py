@@ -293,6 +293,13 @@ def near_end(band: int | None) -> bool:
     return band is not None and band <= NEAR_END
 
 
+def loss_near_end(lost: dict) -> float:
+    """Of :func:`loss_by_distance`'s split, what is lost where either
+    player is within :data:`NEAR_END` of the target."""
+    return sum(value for (mine, theirs, _), value in lost.items()
+               if near_end(mine) or near_end(theirs))
+
+
 class Decisions(NamedTuple):
     """Decisions a card met (:class:`Visit`), packed for the compiled
     pricing: one entry per decision, and its choices ``first[i]`` to
