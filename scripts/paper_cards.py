@@ -213,8 +213,8 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         "(score and crosses), and a zero turn moves it as the table does."
         + (f" What the cards over the goal still give up sits near the end ({ref}, within "
            f"{NEAR_END:,} of the target for either player, of the sampled points: "
-           f"{', '.join(missing)}), where the best choice depends on both players' distances to the "
-           "target." if missing else ""))
+           f"{', '.join(missing)}), where the best choice depends on both players' "
+           "distances to the target." if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
