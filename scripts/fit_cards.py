@@ -111,7 +111,7 @@ def fields_to_fit(rules) -> list[str]:
     if rules.entry:
         names.append("open_at")
     if chooses_keeps(rules):
-        names += [f"{row}{k}" for row in ("left", "late", "leader", "chaseworth")
+        names += [f"{prefix}{k}" for prefix, row in PER_DICE.items() if row in WORTH_ROWS
                   for k in range(1, rules.dice + 1)] + [
             "late_from", "most_points_from", "chase_most_points_from", "lead_most_points_from",
             "bank_keep_worth"]
@@ -165,8 +165,8 @@ PER_DICE = {"bank": "bank", "left": "left_worth", "late": "late_worth",
 ``chase3``): the card's tuple it indexes."""
 
 
-STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS}, "late_worth": "left_worth",
-              "leader_worth": "left_worth", "chase_worth": "left_worth"}
+STANDS_FOR = {**{name: "bank" for name in SIDE_ROWS},
+              **{name: "left_worth" for name in WORTH_ROWS if name != "left_worth"}}
 """A row a card may lack, and the row it plays as meanwhile: a card
 without a row of its own near an end banks there as elsewhere, and one
 without late worths of dice keeps as before."""

@@ -161,13 +161,12 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     rows, missing = [], []
     for name in shown:
         solution, card = games[name].solution, Card.from_dict(cards[name]["card"])
-        visits = []
-        regret = card_regret(solution, card, REGRET_GAMES, seed=1, visits=visits)
+        regret = card_regret(solution, card, REGRET_GAMES, seed=1)
         key = f"card/{name}/regret"
         loss, stderr = regret.loss()
         banded = bool(distance_limits(solution.rules))      # not Pig's 100
-        near = N(f"{key}/near_end", loss_near_end(loss_by_distance(
-            solution, card, visits, REGRET_GAMES)), "ppabs") if banded else "-"
+        near = N(f"{key}/near_end", loss_near_end(loss_by_distance(regret)),
+                 "ppabs") if banded else "-"
         if cards[name]["loss"]["loss"] > GOAL and banded:
             missing.append(f"{games[name].label} {near} of {N(f'{key}/loss', loss, 'ppabs')}")
         by_kind = regret.by("kind")

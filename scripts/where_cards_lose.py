@@ -60,7 +60,7 @@ def main(argv=None) -> int:
         exact, how = stored_loss(cards[name], rules), "stored"
         if exact is None:       # measured at another target, or never
             exact, how = 0.5 - float(np.mean(card_seat_values(solution, card))), "exact"
-        visits = [] if args.by_left or args.by_distance else None
+        visits = [] if args.by_left else None
         regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
         print(f"**{name}**: exact loss {100 * exact:.3f} pp ({how}); sampled {100 * sampled:.3f} "
@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         if args.by_left and rules.exact_target:
             print_by_left(solution, card, visits, args.count)
         if args.by_distance:
-            print_by_distance(solution, card, visits, args.count)
+            print_by_distance(rules, regret)
     return 0
 
 
@@ -109,16 +109,15 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
     print()
 
 
-def print_by_distance(solution, card, visits, games: int) -> None:
+def print_by_distance(rules, regret) -> None:
     """The regret by the player's distance to the target (rows) and the
     other player's (columns), each cell keeps / banks / take-overs."""
     from solver.card_regret import NEAR_END, distance_limits, loss_by_distance, loss_near_end
-    rules = solution.rules
     limits = distance_limits(rules)
     if not limits:
         print(f"(no band of distance short of {rules.target:,})\n")
         return
-    lost = loss_by_distance(solution, card, visits, games)
+    lost = loss_by_distance(regret)
     bands = limits + [None]
     label = {limit: f"within {limit:,}" for limit in limits}
     label[None] = f"farther than {limits[-1]:,}"

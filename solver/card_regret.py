@@ -20,7 +20,8 @@ a fresh turn (the table's ``W``), where the game has take-over; the bank
 values ``B`` already price the table's player taking over the card's
 offers as the table does. So games sampled with the card's play give an unbiased
 estimate of the loss split by decision: by kind (keep or bank), by the dice
-in hand and by the score situation. Their sum checks itself against the
+in hand, by the score situation and by both players' distances to the
+target. Their sum checks itself against the
 exact loss of :func:`solver.seat_value.card_seat_values`.
 
 The same decisions, kept (``visits``), price any other card: its regret at
@@ -68,6 +69,9 @@ class Decision(NamedTuple):
     take)."""
     where: str
     """The score situation (:func:`situation`)."""
+    distances: tuple
+    """The player's and the other player's bands of distance to the target
+    (:func:`distance_band`)."""
 
 
 class Visit(NamedTuple):
@@ -171,6 +175,8 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
         Z, R, A, B = turns(m, w)
         score, opponent = int(space.score[m]), int(space.score[w])
         where = situation(rules, score, opponent)
+        distances = (distance_band(rules, rules.target_units - score),
+                     distance_band(rules, rules.target_units - opponent))
         here = card_situation(compiled, score, opponent, int(crossed[m]))
         t, n = 0, D
         if offer_dice and may_take_over(turn, score):
@@ -178,7 +184,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
                           (R[offer_total, offer_dice], solution.W[m, w]))
             if card_plays:
                 takes = card_choice(compiled, turn, *here, visit) == 0
-                regret(Decision("take", offer_dice, where), visit, 0 if takes else 1)
+                regret(Decision("take", offer_dice, where, distances), visit, 0 if takes else 1)
             else:
                 takes = visit.values[0] > visit.values[1]
             if takes:
@@ -193,7 +199,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
                 visit = Visit("keep", n, m, w, t, tuple(values), tuple(
                     (int(dice.keep_units[k]), int(dice.keep_col[k])) for k in keeps))
                 choice = card_choice(compiled, turn, *here, visit)
-                regret(Decision("keep", n, where), visit, choice)
+                regret(Decision("keep", n, where, distances), visit, choice)
             else:
                 choice = int(np.argmax(values))
             chosen = keeps[choice]
@@ -209,7 +215,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             if card_plays:
                 visit = Visit("bank", n, m, w, t, (B[t, n], R[t, n]))
                 banks = card_choice(compiled, turn, *here, visit) == 0
-                regret(Decision("bank", n, where), visit, 0 if banks else 1)
+                regret(Decision("bank", n, where, distances), visit, 0 if banks else 1)
             else:
                 banks = B[t, n] >= R[t, n]
             if banks:
@@ -274,18 +280,13 @@ def distance_band(rules, units_to_go: int) -> int | None:
     return next((limit for limit in distance_limits(rules) if points <= limit), None)
 
 
-def loss_by_distance(solution, card, visits: list, games: int) -> dict:
-    """The regret per game of ``card`` at ``visits`` (its own decisions,
-    :func:`card_regret`, priced again) by ``(the player's band, the other
-    player's band, kind)``, each band :func:`distance_band`'s: where the
-    card's loss sits, near the end or far from it."""
-    rules = solution.rules
-    lost = defaultdict(float)
-    for visit, score, opponent, choice in choices_at(solution, card, visits):
-        key = (distance_band(rules, rules.target_units - score),
-               distance_band(rules, rules.target_units - opponent), visit.kind)
-        lost[key] += visit.regret(choice) / games
-    return dict(lost)
+def loss_by_distance(regret: Regret) -> dict:
+    """The regret per game of :func:`card_regret`'s games by ``(the
+    player's band, the other player's band, kind)``, each band
+    :func:`distance_band`'s: where the card's loss sits, near the end or far
+    from it."""
+    return {(*distances, kind): lost
+            for (distances, kind), lost in regret.by("distances", "kind").items()}
 
 
 def near_end(band: int | None) -> bool:

@@ -331,12 +331,37 @@ def test_the_command_a_search_prints_sets_only_the_fields_the_card_holds():
         "bank4=500,late2=100"
 
 
-def test_the_split_by_distance_adds_up_to_the_sampled_loss():
-    """`where_cards_lose.py --by-distance` re-prices each sampled decision
-    by the card and files it by both players' distances to the target: its
-    cells add up to the loss the sampled games gave (a decision filed
-    twice, missed, or priced by another choice than the card played would
-    not), and the exact loss it prints beside is the stored one."""
+def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met():
+    """`card_regret` files each decision by both players' distances to the
+    target as it samples: the split equals the regret of the card's choice
+    at each decision met, priced again (`choices_at`) and filed by the
+    scores it was met at, and adds up to the sampled loss."""
+    from collections import defaultdict
+    from solver.card_regret import choices_at, distance_band, loss_by_distance
+    rules = get_rules("cinq-mille")
+    from solver.tables import default_path, read_table
+    solution = read_table(default_path(rules), rules, lazy_take=False)
+    visits = []
+    regret = card_regret(solution, CARD, 300, seed=3, visits=visits)
+    again = defaultdict(float)
+    for visit, score, opponent, choice in choices_at(solution, CARD, visits):
+        again[distance_band(rules, rules.target_units - score),
+              distance_band(rules, rules.target_units - opponent),
+              visit.kind] += visit.regret(choice) / 300
+    split = loss_by_distance(regret)
+    assert {key for key, value in again.items() if value > 0} == \
+        {key for key, value in split.items() if value > 0}
+    for key, value in again.items():
+        assert split.get(key, 0.0) == pytest.approx(value, abs=1e-12)
+    # 5,000: within 1,000, within 3,000 and farther, each side.
+    assert {mine for mine, _, _ in split} <= {1000, 3000, None}
+    assert sum(split.values()) == pytest.approx(regret.loss()[0], rel=1e-9)
+
+
+def test_the_script_prints_the_split_by_distance_whole():
+    """`where_cards_lose.py --by-distance`, run as a person runs it: the
+    table's cells add up to the sampled loss it prints (no cell or kind
+    left out), and the exact loss beside it is the stored one."""
     import re
     import subprocess
     import sys
