@@ -152,23 +152,39 @@ def searched_note(name: str, loss: dict) -> str:
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
     (:mod:`solver.card_regret`): a paragraph and a table."""
+    from solver.card_bounds import bank_threshold_bound
     from solver.card_record import Card
-    from solver.card_regret import (NEAR_END, KIND_LABELS, card_regret, distance_limits,
-                                    loss_by_distance, loss_near_end)
+    from solver.card_regret import (NEAR_END, KIND_LABELS, card_regret, decisions,
+                                    distance_limits, loss_by_distance, loss_near_end)
     shown = [n for n in cards if n in games]
     if not shown:
         return []
-    rows, missing = [], []
+    rows, missing, bounded = [], [], []
     for name in shown:
         solution, card = games[name].solution, Card.from_dict(cards[name]["card"])
-        regret = card_regret(solution, card, REGRET_GAMES, seed=1)
+        banded = bool(distance_limits(solution.rules))      # not Pig's 100
+        over_goal = cards[name]["loss"]["loss"] > GOAL and banded
+        visits = [] if over_goal else None
+        regret = card_regret(solution, card, REGRET_GAMES, seed=1, visits=visits)
         key = f"card/{name}/regret"
         loss, stderr = regret.loss()
-        banded = bool(distance_limits(solution.rules))      # not Pig's 100
-        near = N(f"{key}/near_end", loss_near_end(loss_by_distance(regret)),
-                 "ppabs") if banded else "-"
-        if cards[name]["loss"]["loss"] > GOAL and banded:
+        lost = loss_by_distance(regret)
+        near = N(f"{key}/near_end", loss_near_end(lost), "ppabs") if banded else "-"
+        far, far_error = regret.loss_far_from_end()
+        then_table = (f"{N(f'{key}/far', far, 'ppabs')} ± "
+                      f"{N(f'{key}/far_stderr', far_error, 'ppabs')}" if banded else "-")
+        if over_goal:
             missing.append(f"{games[name].label} {near} of {N(f'{key}/loss', loss, 'ppabs')}")
+            packed = decisions(solution, visits)
+            cells = {step: bank_threshold_bound(solution.rules, packed, REGRET_GAMES, step)
+                     for step in BOUND_CELLS}
+            card_banks = N(f"{key}/near_end_banks", loss_near_end(lost, "bank"), "ppabs")
+            bounded.append(
+                f"{games[name].label}: " + " and ".join(
+                    f"{N(f'{key}/bound/{step}', bound, 'ppabs')} with cells of {step:,} points "
+                    f"({N(f'{key}/bound/{step}/cells', count, 'int')} thresholds)"
+                    for step, (bound, count) in cells.items())
+                + f", against the card's {card_banks}")
         by_kind = regret.by("kind")
         (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),
                                        key=lambda item: item[1])
@@ -181,7 +197,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
                      N(f"{key}/banks", by_kind.get(("bank",), 0.0), "ppabs"),
                      N(f"{key}/takes", by_kind.get(("take",), 0.0), "ppabs")
                      if games[name].rules.has_takeover else "-",
-                     near,
+                     near, then_table,
                      f"{worst} ({N(f'{key}/worst', worst_loss, 'ppabs')})"])
     ref = tabs.peek()
     text = (
@@ -213,20 +229,36 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         + (f" What the cards over the goal still give up sits near the end ({ref}, within "
            f"{NEAR_END:,} of the target for either player, of the sampled points: "
            f"{', '.join(missing)}), where the best choice depends on both players' "
-           "distances to the target." if missing else ""))
+           "distances to the target: a player who plays the card until then and the table "
+           "after gives up what the card loses before (Table 21, \"card, then the table\"; "
+           "without bias where no score falls back, nearly so with crosses, where a fall may "
+           "take a player back). A card's bank rule cannot follow that dependence: a "
+           "threshold for each dice in hand, crosses and cell of both players' distances, "
+           "each fitted to the very decisions it is priced at (`solver.card_bounds`; the "
+           f"fit flatters it), loses in the banks near the end ({'; '.join(bounded)}): "
+           "about what the card's few rules lose only with over a thousand thresholds, and "
+           "half as much only with several thousand." if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
         "bank-or-roll decisions, in take-overs (the dice offered), near the end (where either "
-        f"player is within {NEAR_END:,} of the target; - where the whole game is), and "
+        f"player is within {NEAR_END:,} of the target; - where the whole game is), what "
+        "a player gives up who plays the card until then and the table after, and "
         "the costliest kind of decision by dice in hand.")
     return [text, table(["game", "sampled loss (pp)", "exact loss (pp)", "in keeps",
-                         "in banks", "in takes", "near the end", "costliest"], rows, "lrrrrrrl"),
+                         "in banks", "in takes", "near the end", "card, then the table",
+                         "costliest"], rows, "lrrrrrrrl"),
             caption]
 
 
 REGRET_GAMES = 4000
 """Games sampled per card for the split of its loss."""
+
+BOUND_CELLS = (500, 200)
+"""Of :data:`solver.card_bounds.CELL_STEPS`, the cells of the bound on bank
+thresholds near the end the section gives for the cards over the goal:
+where such thresholds first match the card's rule, and where they halve
+its loss."""
 
 
 def departures(figs, cards: dict, games: dict) -> str:

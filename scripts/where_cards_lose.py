@@ -2,6 +2,7 @@
 
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
                                        [--cards FILE] [--by-left] [--by-distance]
+                                       [--bounds]
 
 For each game, plays ``N`` games of the card against the table's player
 and prints the regret by kind of decision and dice in hand
@@ -14,6 +15,12 @@ hand and what the bank would leave to go (the largest shares, up to
 1,000 left). ``--by-distance`` splits the regret of every kind by how
 far each player is from the target (within 1,000, 3,000, 6,000 or
 farther): where the card's loss sits, near the end or far from it.
+``--bounds`` says what the card gives up near the end (within 3,000 of
+the target, either player) by kind of decision, what a player loses who
+plays the card until then and the table after (``farkle advise``), and
+how near a bank rule of one threshold per cell of the score could come
+there, by the size of the cells (:mod:`solver.card_bounds`: fitted to
+the same games, so flattering).
 """
 
 from __future__ import annotations
@@ -44,6 +51,9 @@ def main(argv=None) -> int:
                         help="split the banks' regret by dice and what the bank leaves to go")
     parser.add_argument("--by-distance", action="store_true",
                         help="split the regret by each player's distance to the target")
+    parser.add_argument("--bounds", action="store_true",
+                        help="what the card loses near the end, and how near bank thresholds "
+                             "per cell of the score could come there")
     args = parser.parse_args(argv)
     from solver.card_regret import KIND_LABELS, card_regret
     from solver.seat_value import card_seat_values
@@ -60,7 +70,7 @@ def main(argv=None) -> int:
         exact, how = stored_loss(cards[name], rules), "stored"
         if exact is None:       # measured at another target, or never
             exact, how = 0.5 - float(np.mean(card_seat_values(solution, card))), "exact"
-        visits = [] if args.by_left else None
+        visits = [] if args.by_left or args.bounds else None
         regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
         print(f"**{name}**: exact loss {100 * exact:.3f} pp ({how}); sampled {100 * sampled:.3f} "
@@ -75,6 +85,8 @@ def main(argv=None) -> int:
             print_by_left(solution, card, visits, args.count)
         if args.by_distance:
             print_by_distance(rules, regret)
+        if args.bounds:
+            print_bounds(solution, card, regret, visits, args.count)
     return 0
 
 
@@ -131,6 +143,39 @@ def print_by_distance(rules, regret) -> None:
     print(f"\nWithin {NEAR_END:,} of the target (either player): "
           f"{100 * loss_near_end(lost):.3f} pp of "
           f"{100 * sum(lost.values()):.3f}\n")
+
+
+def print_bounds(solution, card, regret, visits, games: int) -> None:
+    """What the card loses near the end by kind, what a player loses who
+    plays the card until then and the table after
+    (:meth:`solver.card_regret.Regret.loss_far_from_end`), and
+    :func:`solver.card_bounds.bank_threshold_bound` by the size of the
+    cells, beside the card's banks there."""
+    from solver.card_bounds import CELL_STEPS, bank_threshold_bound
+    from solver.card_regret import (NEAR_END, decisions, distance_limits, loss_by_distance,
+                                    loss_near_end)
+    rules = solution.rules
+    if not distance_limits(rules):
+        print(f"(no band of distance short of {rules.target:,})\n")
+        return
+    lost = loss_by_distance(regret)
+    near = {kind: loss_near_end(lost, kind) for kind in ("keep", "bank", "take")}
+    far, far_error = regret.loss_far_from_end()
+    print(f"Near the end (either player within {NEAR_END:,} of the target): "
+          f"{100 * sum(near.values()):.3f} pp of {100 * sum(lost.values()):.3f} sampled; "
+          f"in keeps {100 * near['keep']:.3f}, in banks {100 * near['bank']:.3f}, in "
+          f"take-overs {100 * near['take']:.3f}. The card until then and the table after: "
+          f"{100 * far:.3f} ± {100 * far_error:.3f} pp "
+          + ("(near: a fall takes a player back from the end).\n" if rules.crosses else
+             "(unbiased: no score falls back).\n"))
+    print("The banks near the end with one threshold per cell of dice in hand, crosses "
+          "and both players' distances, fitted to these games:\n")
+    print("| cells of (points) | cells | lost in banks near the end (pp) |\n|---|---:|---:|")
+    packed = decisions(solution, visits)
+    for step in CELL_STEPS:
+        bound, cells = bank_threshold_bound(rules, packed, games, step)
+        print(f"| {step:,} | {cells:,} | {100 * bound:.3f} |")
+    print(f"| the card | | {100 * near['bank']:.3f} |\n")
 
 
 if __name__ == "__main__":

@@ -121,11 +121,24 @@ class Regret:
     games: int
     total: dict = field(default_factory=lambda: defaultdict(float))
     per_game: list = field(default_factory=list)
+    per_game_far: list = field(default_factory=list)
+    """Each game's regret in decisions before the end (:func:`near_end`
+    for neither player)."""
 
     def loss(self) -> tuple[float, float]:
         """The estimated loss and its standard error."""
-        x = np.asarray(self.per_game)
-        return float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x)))
+        return _mean_and_error(self.per_game)
+
+    def loss_far_from_end(self) -> tuple[float, float]:
+        """The regret of the decisions far from the end, and its standard
+        error: the loss of a player who plays the card until either player
+        is within :data:`NEAR_END` of the target and the table from then on
+        (``farkle advise``). The two play alike until then and the table's
+        choices cost nothing, so where scores never fall back (no crosses)
+        this is an unbiased estimate of that player's loss; with falls, a
+        player sent back from the end plays the card again from scores the
+        card's own games reach otherwise, and it is near it."""
+        return _mean_and_error(self.per_game_far)
 
     def by(self, *fields: str) -> dict:
         """The mean regret per game by some fields of :class:`Decision`."""
@@ -133,6 +146,11 @@ class Regret:
         for decision, total in self.total.items():
             out[tuple(getattr(decision, f) for f in fields)] += total / self.games
         return dict(out)
+
+
+def _mean_and_error(per_game: list) -> tuple[float, float]:
+    x = np.asarray(per_game)
+    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x)))
 
 
 def situation(rules, score: int, opponent: int, bands: int = 4) -> str:
@@ -222,12 +240,14 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
                 return int(space.bank_next[m, t]), t, offer(turn, n)
 
     for game in range(games):
-        game_regret = [0.0]
+        game_regret = [0.0, 0.0]         # every decision's, those far from the end
 
         def regret(decision, visit, choice):
             value = visit.regret(choice)
             result.total[decision] += value
             game_regret[0] += value
+            if not any(near_end(band) for band in decision.distances):
+                game_regret[1] += value
             if visits is not None:
                 visits.append(visit)
         states = [start, start]          # D, then the table's player
@@ -241,6 +261,7 @@ def card_regret(solution, card, games: int, seed: int = 1, visits: list | None =
             states[mover], offer_total, offer_dice = after
             mover = 1 - mover
         result.per_game.append(game_regret[0])
+        result.per_game_far.append(game_regret[1])
     return result
 
 
@@ -294,11 +315,12 @@ def near_end(band: int | None) -> bool:
     return band is not None and band <= NEAR_END
 
 
-def loss_near_end(lost: dict) -> float:
+def loss_near_end(lost: dict, kind: str | None = None) -> float:
     """Of :func:`loss_by_distance`'s split, what is lost where either
-    player is within :data:`NEAR_END` of the target."""
-    return sum(value for (mine, theirs, _), value in lost.items()
-               if near_end(mine) or near_end(theirs))
+    player is within :data:`NEAR_END` of the target (in decisions of
+    ``kind`` only, if given)."""
+    return sum(value for (mine, theirs, of_kind), value in lost.items()
+               if (near_end(mine) or near_end(theirs)) and (kind is None or of_kind == kind))
 
 
 class Decisions(NamedTuple):
