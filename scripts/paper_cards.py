@@ -131,7 +131,32 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
                          + "\n```",
                         table(["game", "card loses (pp)", "card first / second",
                                "simple rules lose (pp)"], rows, "lrll"), caption,
+                        *with_more_players(N, cards, games),
                         *where_lost(N, tabs, cards, games), figure])
+
+
+def with_more_players(N, cards: dict, games: dict) -> list[str]:
+    """What the cards measured at a larger table give up there
+    (``scripts/measure_card_players.py``): a paragraph, or none."""
+    measured = [(name, players, m) for name, entry in cards.items()
+                for players, m in entry.get("players", {}).items()]
+    if not measured:
+        return []
+    parts = []
+    for name, players, m in measured:
+        key = f"card/{name}/players/{players}"
+        seats = " / ".join(N(f"{key}/seat{i + 1}", v, "pct") for i, v in enumerate(m["seats"]))
+        table_seats = " / ".join(N(f"{key}/table_seat{i + 1}", v, "pct")
+                                 for i, v in enumerate(m["table_seats"]))
+        parts.append(f"{games[name].label if name in games else name}'s card with {players} "
+                     f"players gives up {N(f'{key}/loss', m['loss'], 'ppabs')} (seats {seats}, "
+                     f"seat 1 first, against the table's {table_seats}; with two "
+                     f"{N(f'card/{name}/loss', cards[name]['loss']['loss'], 'ppabs')})")
+    return ["With more players the card is played against the leader: the other player it "
+            "reads is the one furthest ahead. Its exact chance in each seat against the "
+            "N-player table is the same fixed-policy evaluation with every other seat "
+            "playing the table (`solver.seat_value.card_seat_values_n`; a test checks it "
+            "against the N-player simulator): " + "; ".join(parts) + "."]
 
 
 def searched_note(name: str, loss: dict) -> str:

@@ -42,6 +42,14 @@ def card_for(rules: Rules) -> tuple[Card, dict | None, dict]:
     return Card.from_dict(entry["card"]), entry.get("loss"), entry.get("simple", {})
 
 
+def loss_with_players(rules: Rules, players: int) -> dict | None:
+    """The stored card's loss measured at a table of ``players`` (playing
+    against the leader; ``scripts/measure_card_players.py``) at the game's
+    own target, or None."""
+    measured = stored_cards().get(rules.name, {}).get("players", {}).get(str(players))
+    return measured if measured and measured["target"] == rules.target else None
+
+
 def crossed(rules: Rules, line) -> int:
     """A score-sheet line's crosses as the card reads them (points, or a
     :class:`solver.states.Line`): :func:`solver.states.cross_state`."""

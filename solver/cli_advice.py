@@ -140,8 +140,6 @@ def _simulate_seats(args, rules, policies):
         raise UsageError(f"--games must be at least 1, not {args.games}")
     solution = None
     if any(p.needs_table for p in policies):
-        if args.players > 2 and any(p.kind == "card" for p in policies):
-            raise UsageError("the card policy plays two-player games only")
         solution = _load_table(args, rules, lazy_take=False, players=args.players)
     progress = _progress(f"playing {rules.name}") if args.games >= 50_000 else None
     if args.players == 2:
@@ -157,7 +155,7 @@ def _simulate_seats(args, rules, policies):
 
 
 def cmd_card(args):
-    from .card_sheet import card_for
+    from .card_sheet import card_for, loss_with_players
     from .multi_solution import check_player_count
     rules = _rules(args)
     check_player_count(args.players)
@@ -166,13 +164,18 @@ def cmd_card(args):
     if loss and rules.target != loss.get("target", rules.target):
         notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
                      f"{rules.target:,}")
-    if args.players > 2:
+    with_players = loss_with_players(rules, args.players) if args.players > 2 else None
+    if with_players:
+        notes.append(f"with {args.players} players: play it against the leader; so played it "
+                     f"gives up {100 * with_players['loss']:.2f} points of 100 against perfect "
+                     f"play with {args.players}")
+    elif args.players > 2:
         notes.append(f"with {args.players} players: play it against the leader (fitted and "
                      "measured for two)")
     if args.json:
         _print_json({"game": rules.name, "players": args.players, "card": card.to_dict(),
-                     "loss": loss, "simple": simple, "notes": notes,
-                     "text": card.text(rules, loss)})
+                     "loss": loss, "loss_with_players": with_players, "simple": simple,
+                     "notes": notes, "text": card.text(rules, loss)})
         return
     print(card.text(rules, loss))
     for note in notes:

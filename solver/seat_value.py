@@ -449,6 +449,24 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) 
                      None if card is None else card.compiled(rules), start, tol, max_sweeps)
 
 
+def card_seat_values_n(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
+    """D's chance in each seat (seat 1 first) when D plays ``card`` against
+    the leader (the card reads the leader's score as the other player's)
+    and everyone else the N-player ``solution``
+    (:class:`solver.multi_solution.MultiSolution`); ``card=None``: D plays
+    the table too (a check: the table's own seat values)."""
+    table_V, table_take = np.asarray(solution.V), np.asarray(solution.take_values)
+    # The duel's arrays are read only where D plays the duel: the table's
+    # stand in for them.
+    policies = Policies(table_V, table_take, *_mix_arrays(solution), table_V, table_take,
+                        *NO_MODEL)
+    start = solution.node_of([solution.start_state()] * solution.players)
+    return _evaluate(solution.rules, solution.space, solution.players, policies,
+                     TABLE if card is None else CARD,
+                     None if card is None else card.compiled(solution.rules), start, tol,
+                     max_sweeps)
+
+
 def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> np.ndarray:
     """The sweeps of the module's equations; D's chance in each seat."""
     from .card_record import Card

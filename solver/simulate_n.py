@@ -158,7 +158,18 @@ def seat_policies(players: int, seats: list[str] | None, a: str | None = None,
     if len(seats) != players:
         raise UsageError(f"--seat is given {len(seats)} time{'s' if len(seats) != 1 else ''} "
                          f"for {players} players (once per seat, seat 1 first)")
-    return [parse_policy(text) for text in seats]
+    policies = [parse_policy(text) for text in seats]
+    check_card_seats(policies)
+    return policies
+
+
+def check_card_seats(policies) -> None:
+    """A UsageError where a card sits at a table of more than two: the
+    compiled loop has no card of its own (its chance with N players is
+    measured exactly: :func:`solver.seat_value.card_seat_values_n`)."""
+    if len(policies) > 2 and any(parse_policy(p).kind == "card" for p in policies):
+        raise UsageError("the card policy plays two-player games only (its chance with more "
+                         "players: farkle card GAME --players N)")
 
 
 # ------------------------------------------------------------- the records
@@ -294,6 +305,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     policies = [parse_policy(p) for p in policies]
     N = len(policies)
     check_player_count(N)
+    check_card_seats(policies)
     if games < 1:
         raise UsageError(f"the number of games must be at least 1, not {games}")
     optimal = any(p.kind == "optimal" for p in policies)
