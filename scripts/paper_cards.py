@@ -255,7 +255,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
            f"{NEAR_END:,} of the target for either player, of the sampled points: "
            f"{', '.join(missing)}), where the best choice depends on both players' "
            "distances to the target: a player who plays the card until then and the table "
-           "after gives up what the card loses before (Table 21, \"card, then the table\"; "
+           f"after gives up what the card loses before ({ref}, \"card, then the table\"; "
            "without bias where no score falls back, nearly so with crosses, where a fall may "
            "take a player back). A card's bank rule cannot follow that dependence: a "
            "threshold for each dice in hand, crosses and cell of both players' distances, "
