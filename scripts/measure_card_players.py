@@ -54,6 +54,7 @@ def main(argv=None) -> int:
     solution = read_table(path, rules, lazy_take=False, expect_players=args.players)
     started = time.perf_counter()
     seats = card_seat_values_n(solution, Card.from_dict(entry["card"]), tol=args.tol)
+    seconds = time.perf_counter() - started
     table_seats = np.asarray(solution.seat_wins)
     loss = float(np.mean(table_seats - seats))
     command = (f"python scripts/measure_card_players.py {args.game} --players {args.players}"
@@ -61,13 +62,13 @@ def main(argv=None) -> int:
     entry.setdefault("players", {})[str(args.players)] = {
         "loss": loss, "target": rules.target, "seats": [float(v) for v in seats],
         "table_seats": [float(v) for v in table_seats],
-        "seconds": time.perf_counter() - started, "machine": machine(), "command": command}
+        "seconds": seconds, "machine": machine(), "command": command}
     save(args.game, entry)
     print(f"Machine: {machine()}. Command: `{command}`.\n")
     print(f"{args.game}, {args.players} players: the card (against the leader) gives up "
           f"{100 * loss:.3f} pp; seats (seat 1 first) card / table: "
           + ", ".join(f"{100 * c:.2f}% / {100 * t:.2f}%" for c, t in zip(seats, table_seats))
-          + f" ({time.perf_counter() - started:.0f} s)")
+          + f" ({seconds:.0f} s)")
     return 0
 
 

@@ -121,14 +121,23 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
     print()
 
 
+def has_bands(rules) -> bool:
+    """Whether the game has bands of distance short of its target (not
+    Pig's 100); says so where it has none."""
+    from solver.card_regret import distance_limits
+    if not distance_limits(rules):
+        print(f"(no band of distance short of {rules.target:,})\n")
+    return bool(distance_limits(rules))
+
+
 def print_by_distance(rules, regret) -> None:
     """The regret by the player's distance to the target (rows) and the
     other player's (columns), each cell keeps / banks / take-overs."""
-    from solver.card_regret import NEAR_END, distance_limits, loss_by_distance, loss_near_end
-    limits = distance_limits(rules)
-    if not limits:
-        print(f"(no band of distance short of {rules.target:,})\n")
+    from solver.card_regret import (NEAR_END, KIND_LABELS, distance_limits, loss_by_distance,
+                                    loss_near_end)
+    if not has_bands(rules):
         return
+    limits = distance_limits(rules)
     lost = loss_by_distance(regret)
     bands = limits + [None]
     label = {limit: f"within {limit:,}" for limit in limits}
@@ -138,7 +147,7 @@ def print_by_distance(rules, regret) -> None:
     print("| | " + " | ".join(label[b] for b in bands) + " |\n|---|" + "---:|" * len(bands))
     for mine in bands:
         cells = [" / ".join(f"{100 * lost.get((mine, theirs, kind), 0.0):.3f}"
-                            for kind in ("keep", "bank", "take")) for theirs in bands]
+                            for kind in KIND_LABELS) for theirs in bands]
         print(f"| {label[mine]} | " + " | ".join(cells) + " |")
     print(f"\nWithin {NEAR_END:,} of the target (either player): "
           f"{100 * loss_near_end(lost):.3f} pp of "
@@ -152,14 +161,13 @@ def print_bounds(solution, card, regret, visits, games: int) -> None:
     :func:`solver.card_bounds.bank_threshold_bound` by the size of the
     cells, beside the card's banks there."""
     from solver.card_bounds import CELL_STEPS, bank_threshold_bound
-    from solver.card_regret import (NEAR_END, decisions, distance_limits, loss_by_distance,
+    from solver.card_regret import (NEAR_END, KIND_LABELS, decisions, loss_by_distance,
                                     loss_near_end)
     rules = solution.rules
-    if not distance_limits(rules):
-        print(f"(no band of distance short of {rules.target:,})\n")
+    if not has_bands(rules):
         return
     lost = loss_by_distance(regret)
-    near = {kind: loss_near_end(lost, kind) for kind in ("keep", "bank", "take")}
+    near = {kind: loss_near_end(lost, kind) for kind in KIND_LABELS}
     far, far_error = regret.loss_far_from_end()
     print(f"Near the end (either player within {NEAR_END:,} of the target): "
           f"{100 * sum(near.values()):.3f} pp of {100 * sum(lost.values()):.3f} sampled; "

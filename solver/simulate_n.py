@@ -163,11 +163,11 @@ def seat_policies(players: int, seats: list[str] | None, a: str | None = None,
     return policies
 
 
-def check_card_seats(policies) -> None:
+def check_card_seats(policies: list[Policy]) -> None:
     """A UsageError where a card sits at a table of more than two: the
     compiled loop has no card of its own (its chance with N players is
     measured exactly: :func:`solver.seat_value.card_seat_values_n`)."""
-    if len(policies) > 2 and any(parse_policy(p).kind == "card" for p in policies):
+    if len(policies) > 2 and any(p.kind == "card" for p in policies):
         raise UsageError("the card policy plays two-player games only (its chance with more "
                          "players: farkle card GAME --players N)")
 
