@@ -245,11 +245,16 @@ def candidates(rules, name: str, value: int) -> list[int]:
 
 
 def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None = None,
-        start: Card | None = None) -> tuple[Card, float, int, np.ndarray]:
+        start: Card | None = None, seat_values=None) -> tuple[Card, float, int, np.ndarray]:
     """The coordinate search of the module docstring, over ``fields`` (all
     by default), from ``start`` (the first guess by default): ``(card,
-    loss, evaluations, the card's seats)``."""
+    loss, evaluations, the card's seats)``. ``seat_values(solution, card,
+    tol)`` gives the card's chance in each seat
+    (:func:`solver.seat_value.card_seat_values` by default;
+    ``card_seat_values_n`` at a table of more than two); the loss is the
+    table's mean chance, one over the number of seats, less the card's."""
     from solver.seat_value import card_seat_values
+    seat_values = seat_values or card_seat_values
     rules = solution.rules
     evaluations = 0
     seats: dict[Card, np.ndarray] = {}
@@ -261,8 +266,8 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
         card = card.in_play()
         if card not in seats:
             evaluations += 1
-            seats[card] = card_seat_values(solution, card, tol=tol)
-        return 0.5 - float(np.mean(seats[card]))
+            seats[card] = seat_values(solution, card, tol=tol)
+        return 1 / len(seats[card]) - float(np.mean(seats[card]))
     card = start or first_guess(solution)
     best = loss(card)
     log(f"{'start' if start else 'first guess'} {card}: loss {best:.5f}")
@@ -440,6 +445,11 @@ def main(argv=None) -> int:
         # previous card ("always keep everything" takes its banks) until
         # --simple-only measures them again.
         simple = stored.get("simple", {}) if args.card_only else {}
+        # The cards fitted for more players stay; what this card gives up
+        # with them is to be measured again.
+        kept = {players: {"fitted": measured["fitted"]}
+                for players, measured in stored.get("players", {}).items()
+                if "fitted" in measured}
         cards[name] = {"card": card.to_dict(),
                        "loss": {"loss": loss, "target": rules.target,
                                 "seats": [float(v) for v in seats],
@@ -461,7 +471,8 @@ def main(argv=None) -> int:
                                            + (" --card-only" if args.card_only else "")},
                        "simple": simple,
                        **({"simple_command": stored["simple_command"]}
-                          if args.card_only and "simple_command" in stored else {})}
+                          if args.card_only and "simple_command" in stored else {}),
+                       **({"players": kept} if kept else {})}
         # Saved now and after each simple rule: where one evaluation takes
         # half an hour, an interrupted run keeps what it measured.
         save(name, cards[name])

@@ -1,6 +1,8 @@
-"""What a game's stored card gives up at a table of more than two.
+"""What a game's stored card gives up at a table of more than two, and a
+card fitted for that table.
 
     python scripts/measure_card_players.py GAME --players N [--tol TOL]
+    python scripts/measure_card_players.py GAME --players N --fit [--rounds R]
 
 The card is fitted for two; with more players the card's player reads the
 leader's score as the other player's (``farkle card GAME --players N``
@@ -10,7 +12,14 @@ seat is a fixed-policy evaluation
 (:func:`solver.seat_value.card_seat_values_n`), and its loss the mean over
 the seats of the table's chance less the card's, as for two players.
 Stores it with the card in ``solver/cards.json`` under ``players``, which
-``farkle card GAME --players N`` prints; a card fitted again drops it.
+``farkle card GAME --players N`` prints; the two-player card fitted again
+drops it.
+
+With ``--fit``, a card of its own for N players: the coordinate search of
+``scripts/fit_cards.py`` from the two-player card, each card scored by
+this evaluation. It is stored under ``players`` as ``fitted`` (kept when
+the two-player card is fitted again) and is the card ``farkle card GAME
+--players N``, ``farkle advise --card`` and the bots play at a table of N.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import save  # noqa: E402
+from fit_cards import fields_to_fit, fit, save  # noqa: E402
 from machine import machine  # noqa: E402
 
 from solver.card_record import Card  # noqa: E402
@@ -37,6 +46,11 @@ def main(argv=None) -> int:
     parser.add_argument("game")
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--tol", type=float, default=1e-12)
+    parser.add_argument("--fit", action="store_true",
+                        help="fit a card of its own for this many players, from the two-player "
+                        "card")
+    parser.add_argument("--rounds", type=int, default=6, help="with --fit: at most this many "
+                        "rounds of the search (default 6)")
     args = parser.parse_args(argv)
     from solver.seat_value import card_seat_values_n
     from solver.tables import default_path, read_table
@@ -52,6 +66,8 @@ def main(argv=None) -> int:
         parser.error(f"no {args.players}-player table at {path}: farkle solve {args.game} "
                      f"--players {args.players}")
     solution = read_table(path, rules, lazy_take=False, expect_players=args.players)
+    if args.fit:
+        return fit_for_players(args, rules, solution, entry)
     started = time.perf_counter()
     seats = card_seat_values_n(solution, Card.from_dict(entry["card"]), tol=args.tol)
     seconds = time.perf_counter() - started
@@ -59,16 +75,44 @@ def main(argv=None) -> int:
     loss = float(np.mean(table_seats - seats))
     command = (f"python scripts/measure_card_players.py {args.game} --players {args.players}"
                + (f" --tol {args.tol:g}" if args.tol != 1e-12 else ""))
-    entry.setdefault("players", {})[str(args.players)] = {
+    measured = entry.setdefault("players", {}).setdefault(str(args.players), {})
+    measured.update({
         "loss": loss, "target": rules.target, "seats": [float(v) for v in seats],
         "table_seats": [float(v) for v in table_seats],
-        "seconds": seconds, "machine": machine(), "command": command}
+        "seconds": seconds, "machine": machine(), "command": command})
     save(args.game, entry)
     print(f"Machine: {machine()}. Command: `{command}`.\n")
     print(f"{args.game}, {args.players} players: the card (against the leader) gives up "
           f"{100 * loss:.3f} pp; seats (seat 1 first) card / table: "
           + ", ".join(f"{100 * c:.2f}% / {100 * t:.2f}%" for c, t in zip(seats, table_seats))
           + f" ({seconds:.0f} s)")
+    return 0
+
+
+def fit_for_players(args, rules, solution, entry) -> int:
+    """``--fit``: the search from the two-player card, stored as
+    ``players[N]["fitted"]``."""
+    from solver.seat_value import card_seat_values_n
+    started = time.perf_counter()
+    card, loss, evaluations, seats = fit(
+        solution, args.rounds,
+        lambda text: print(f"{args.game}, {args.players} players: {text}", file=sys.stderr,
+                           flush=True),
+        args.tol, start=Card.from_dict(entry["card"]), seat_values=card_seat_values_n)
+    seconds = time.perf_counter() - started
+    command = (f"python scripts/measure_card_players.py {args.game} --players {args.players} "
+               f"--fit" + (f" --rounds {args.rounds}" if args.rounds != 6 else "")
+               + (f" --tol {args.tol:g}" if args.tol != 1e-12 else ""))
+    entry = stored_cards()[args.game]     # read again: the file may have changed meanwhile
+    entry.setdefault("players", {}).setdefault(str(args.players), {})["fitted"] = {
+        "card": card.to_dict(), "loss": loss, "target": rules.target,
+        "seats": [float(v) for v in seats], "evaluations": evaluations,
+        "searched": fields_to_fit(rules), "seconds": seconds, "machine": machine(),
+        "command": command}
+    save(args.game, entry)
+    print(f"Machine: {machine()}. Command: `{command}`.\n")
+    print(f"{args.game}, {args.players} players: the card fitted for {args.players} gives up "
+          f"{100 * loss:.3f} pp ({evaluations} evaluations, {seconds:.0f} s)")
     return 0
 
 

@@ -142,21 +142,48 @@ def with_more_players(N, cards: dict, games: dict) -> list[str]:
                 for players, m in entry.get("players", {}).items()]
     if not measured:
         return []
-    parts = []
+    parts, fitted = [], []
     for name, players, m in measured:
         key = f"card/{name}/players/{players}"
+        label = games[name].label if name in games else name
         seats = " / ".join(N(f"{key}/seat{i + 1}", v, "pct") for i, v in enumerate(m["seats"]))
         table_seats = " / ".join(N(f"{key}/table_seat{i + 1}", v, "pct")
                                  for i, v in enumerate(m["table_seats"]))
-        parts.append(f"{games[name].label if name in games else name}'s card with {players} "
-                     f"players gives up {N(f'{key}/loss', m['loss'], 'ppabs')} (seats {seats}, "
-                     f"seat 1 first, against the table's {table_seats}; with two "
+        parts.append(f"{label}'s card with {players} players gives up "
+                     f"{N(f'{key}/loss', m['loss'], 'ppabs')} (seats {seats}, seat 1 first, "
+                     f"against the table's {table_seats}; with two "
                      f"{N(f'card/{name}/loss', cards[name]['loss']['loss'], 'ppabs')})")
-    return ["With more players the card is played against the leader: the other player it "
+        if "fitted" in m:
+            fitted.append(f"{label}'s card for {players} gives up "
+                          f"{N(f'{key}/fitted/loss', m['fitted']['loss'], 'ppabs')} there "
+                          f"({changed_fields(cards[name]['card'], m['fitted']['card'])}; "
+                          f"{N(f'{key}/fitted/evaluations', m['fitted']['evaluations'], 'int')}"
+                          " evaluations)")
+    text = ("With more players the card is played against the leader: the other player it "
             "reads is the one furthest ahead. Its exact chance in each seat against the "
             "N-player table is the same fixed-policy evaluation with every other seat "
             "playing the table (`solver.seat_value.card_seat_values_n`; a test checks it "
-            "against the N-player simulator): " + "; ".join(parts) + "."]
+            "against the N-player simulator): " + "; ".join(parts) + ".")
+    if fitted:
+        text += (" A card fitted at the larger table (`scripts/measure_card_players.py GAME "
+                 "--players N --fit`: the same search from the two-player card, each card "
+                 "scored by this evaluation; `farkle card GAME --players N` prints it): "
+                 + "; ".join(fitted) + ".")
+    return [text]
+
+
+def changed_fields(two: dict, fitted: dict) -> str:
+    """The fields where a card fitted for more players differs from the
+    two-player card (as ``solver/cards.json`` keeps them, a field left out
+    at its default): ``bank 21 to 23, gap_step 7 to 5``."""
+    from solver.card_record import Card
+    two, fitted = (Card.from_dict(card).to_dict() for card in (two, fitted))
+    return ", ".join(f"{field} {_value(two[field])} to {_value(value)}"
+                     for field, value in fitted.items() if value != two[field])
+
+
+def _value(value) -> str:
+    return " / ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def searched_note(name: str, loss: dict) -> str:

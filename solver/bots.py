@@ -18,22 +18,23 @@ from .turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, dice_left, keep_r
                          offer_only_overshoots)
 
 
-def make_bot(policy: Policy, rules, rng):
+def make_bot(policy: Policy, rules, rng, players: int = 2):
     if policy.kind == "optimal":
         return OptimalBot()
     if policy.kind == "random":
         return RandomBot(rng)
     if policy.kind == "card":
-        return CardBot(rules)
+        return CardBot(rules, players)
     return TableBot(policy, rules)
 
 
 class CardBot:
-    """The game's strategy card, with the simulator's two guards."""
+    """The game's strategy card (the one fitted for ``players`` where one
+    is stored), with the simulator's two guards."""
 
-    def __init__(self, rules):
+    def __init__(self, rules, players: int = 2):
         from .card_sheet import card_for
-        self.card = card_for(rules)[0].compiled(rules)
+        self.card = card_for(rules, players)[0].compiled(rules)
 
     def answer(self, game: Game):
         from .card_sheet import card_bank, card_keep, card_take

@@ -31,23 +31,42 @@ def stored_cards() -> dict:
     return json.loads(CARDS_FILE.read_text())
 
 
-def card_for(rules: Rules) -> tuple[Card, dict | None, dict]:
+def card_for(rules: Rules, players: int = 2) -> tuple[Card, dict | None, dict]:
     """The stored card of a game, its measured loss and the simple rules'
-    losses, or a UsageError."""
+    losses, or a UsageError. With more than two ``players``, the card
+    fitted for that many where one is stored (:func:`fitted_for_players`;
+    no simple rules are measured with them), else the two-player card."""
     cards = stored_cards()
     entry = cards.get(rules.name)
     if entry is None:
         raise UsageError(f"no strategy card for {rules.name} yet "
                          f"(cards exist for: {', '.join(cards) or 'none'})")
+    fitted = fitted_for_players(rules, players)
+    if fitted:
+        return Card.from_dict(fitted["card"]), fitted, {}
     return Card.from_dict(entry["card"]), entry.get("loss"), entry.get("simple", {})
 
 
+def _with_players(rules: Rules, players: int) -> dict:
+    """What ``solver/cards.json`` keeps of a game at a table of ``players``:
+    the two-player card's loss there, and ``fitted``, a card of its own."""
+    return stored_cards().get(rules.name, {}).get("players", {}).get(str(players), {})
+
+
 def loss_with_players(rules: Rules, players: int) -> dict | None:
-    """The stored card's loss measured at a table of ``players`` (playing
-    against the leader; ``scripts/measure_card_players.py``) at the game's
-    own target, or None."""
-    measured = stored_cards().get(rules.name, {}).get("players", {}).get(str(players))
-    return measured if measured and measured["target"] == rules.target else None
+    """The two-player card's loss measured at a table of ``players``
+    (playing against the leader; ``scripts/measure_card_players.py``) at
+    the game's own target, or None."""
+    measured = {k: v for k, v in _with_players(rules, players).items() if k != "fitted"}
+    return measured if measured.get("target") == rules.target else None
+
+
+def fitted_for_players(rules: Rules, players: int) -> dict | None:
+    """The card fitted for a table of ``players`` (``scripts/
+    measure_card_players.py --fit``) at the game's own target: ``{"card",
+    "loss", "seats", ...}``, or None."""
+    fitted = _with_players(rules, players).get("fitted", {})
+    return fitted if fitted.get("target") == rules.target else None
 
 
 def crossed(rules: Rules, line) -> int:

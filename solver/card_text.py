@@ -195,21 +195,26 @@ def _take_finish(card, rules: Rules) -> str:
             + (f" (up to {card.take_finish_within:,}{dice})" if wider else ""))
 
 
-def card_text(card, rules: Rules, loss: dict | None = None) -> str:
+def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
-    its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it."""
-    lines = [f"{rules.name}: strategy card (two players)"]
+    its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it;
+    ``players``: the table it was fitted for (with more than two, every
+    "other player" of the card is the leader)."""
+    lines = [f"{rules.name}: strategy card (two players)" if players == 2 else
+             f"{rules.name}: strategy card ({players} players; the other player is the leader)"]
     if loss:
         lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
                      "play")
     # The rules that forbid a bank whatever the row says, first.
     never = ([f"below {max(card.open_at, rules.entry):,} before you enter"] if rules.entry
-             else []) + ([f"short of {rules.target:,} once either player is within "
-                          f"{card.race_within:,} of it"] if card.race_within else [])
+             else []) + ([f"short of {rules.target:,} once {'either' if players == 2 else 'any'} "
+                          f"player is within {card.race_within:,} of it"]
+                         if card.race_within else [])
     if never:
         lines.append("Never bank " + ", nor ".join(never) + ".")
+    bank_line = len(lines)
     if rules.dice == 1:
-        lines.append(f"Bank when your turn total reaches {card.bank[0]:,};")
+        lines.append(f"Bank when your turn total reaches {card.bank[0]:,}")
     else:
         lines.append("Bank when your turn total reaches, by dice left to roll: " + " | ".join(
             f"{n}: {_total(b)}" for n, b in reversed(list(enumerate(card.bank, start=1)))))
@@ -306,4 +311,7 @@ def card_text(card, rules: Rules, loss: dict | None = None) -> str:
             f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
             "more" + ("; one die: " + ", ".join(one_die) if one_die else "")
             + _take_finish(card, rules) + "."))
+    if rules.dice == 1:     # one threshold: a sentence, or a clause its changes follow
+        follows = bank_line + 1 < len(lines) and lines[bank_line + 1].startswith("  ")
+        lines[bank_line] += ";" if follows else "."
     return "\n".join(lines)

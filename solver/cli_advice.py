@@ -76,8 +76,9 @@ def cmd_advise(args):
     card = None
     if args.card:
         from .card_sheet import card_answer, card_for
-        card = card_answer(card_for(rules)[0], rules, advice, me,
-                           opp if isinstance(opp, list) else [opp], args.turn, dice, args.roll,
+        opponents = opp if isinstance(opp, list) else [opp]
+        card = card_answer(card_for(rules, 1 + len(opponents))[0], rules, advice, me,
+                           opponents, args.turn, dice, args.roll,
                            _parse_offer(args.offer) if args.offer is not None else None)
     if args.json:
         _print_json({**advice.to_json(), **({"card": card} if card else {})})
@@ -155,29 +156,40 @@ def _simulate_seats(args, rules, policies):
 
 
 def cmd_card(args):
-    from .card_sheet import card_for, loss_with_players
+    from .card_sheet import card_for, fitted_for_players, loss_with_players
     from .multi_solution import check_player_count
     rules = _rules(args)
     check_player_count(args.players)
-    card, loss, simple = card_for(rules)
+    card, loss, simple = card_for(rules, args.players)
+    fitted_for = args.players if fitted_for_players(rules, args.players) else 2
     notes = []
     if loss and rules.target != loss.get("target", rules.target):
         notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
                      f"{rules.target:,}")
-    with_players = loss_with_players(rules, args.players) if args.players > 2 else None
-    if with_players:
+    two_player_card = loss_with_players(rules, args.players) if args.players > 2 else None
+    if fitted_for > 2:
+        with_players = loss
+        if two_player_card:
+            notes.append(f"the two-player card, played against the leader, gives up "
+                         f"{100 * two_player_card['loss']:.2f} points with {args.players}")
+    elif two_player_card:
+        with_players = two_player_card
         notes.append(f"with {args.players} players: play it against the leader; so played it "
-                     f"gives up {100 * with_players['loss']:.2f} points of 100 against perfect "
-                     f"play with {args.players}")
-    elif args.players > 2:
-        notes.append(f"with {args.players} players: play it against the leader (fitted and "
-                     "measured for two)")
+                     f"gives up {100 * two_player_card['loss']:.2f} points of 100 against "
+                     f"perfect play with {args.players}")
+    else:
+        with_players = None
+        if args.players > 2:
+            notes.append(f"with {args.players} players: play it against the leader (fitted and "
+                         "measured for two)")
+    text = card.text(rules, loss, fitted_for)
     if args.json:
-        _print_json({"game": rules.name, "players": args.players, "card": card.to_dict(),
-                     "loss": loss, "loss_with_players": with_players, "simple": simple,
-                     "notes": notes, "text": card.text(rules, loss)})
+        _print_json({"game": rules.name, "players": args.players, "fitted_for": fitted_for,
+                     "card": card.to_dict(), "loss": loss, "loss_with_players": with_players,
+                     "two_player_card_loss_with_players": two_player_card if fitted_for > 2
+                     else None, "simple": simple, "notes": notes, "text": text})
         return
-    print(card.text(rules, loss))
+    print(text)
     for note in notes:
         print(f"({note})")
 

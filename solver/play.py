@@ -193,7 +193,7 @@ class Game:
             # The bots answer a Game (imported here), and their tables import
             # numba: a game between people (the page's) needs neither.
             from .bots import make_bot
-            self.bots = {seat: make_bot(policy, self.rules, choice_rng)
+            self.bots = {seat: make_bot(policy, self.rules, choice_rng, players)
                          for seat, policy in bots.items()}
         self.state = Table([PlayerLine() for _ in range(players)], in_hand=self.rules.dice)
         self.history: list[Table] = []

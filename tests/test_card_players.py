@@ -6,12 +6,14 @@ N-player simulator and the two-player evaluation, and what `farkle card
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from conftest import farkle, script
 from solver.card_record import Card
 from solver.card_sheet import card_for, stored_cards
 from solver.errors import UsageError
@@ -23,11 +25,6 @@ from solver.solve import solve_game
 from solver.states import player_space
 
 RULES = get_rules("cinq-mille", 1500)
-
-
-def farkle(*args):
-    return subprocess.run([sys.executable, "-m", "solver.cli", *args],
-                          capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +94,118 @@ def test_the_n_player_simulator_refuses_a_card_in_one_line():
     assert "two-player games only" in out.stderr and "Traceback" not in out.stderr
     with pytest.raises(UsageError, match="two-player games only"):
         simulate_n(RULES, ["card", "optimal", "optimal"], 10, solution=None)
+
+
+def test_a_card_fitted_at_a_table_of_three_is_a_local_best_there():
+    """``measure_card_players.py --fit`` runs fit_cards' search with the
+    N-player evaluation: what it returns is its card's exact loss with
+    three (one third less the card's mean chance) and no move the search
+    tries from it gives up less (Pig to 30, the bank threshold, from a
+    start that gives up 0.08 more)."""
+    fit_cards = script("fit_cards")
+    rules = get_rules("pig", 30)
+    three = solve_players(rules, 3)
+    start = Card(rules.name, (11,))
+    fields = ["bank1"]
+    card, loss, _, seats = fit_cards.fit(three, 3, lambda text: None, fields=fields,
+                                         start=start, seat_values=card_seat_values_n)
+    exact = card_seat_values_n(three, card)
+    assert seats == pytest.approx(exact, abs=1e-12)
+    assert loss == pytest.approx(1 / 3 - np.mean(exact), abs=1e-12)
+    assert loss < 1 / 3 - np.mean(card_seat_values_n(three, start)) - 0.01
+    for name in fields:
+        for value in fit_cards.candidates(rules, name, fit_cards.get(card, name)):
+            trial = fit_cards.put(card, name, value)
+            assert 1 / 3 - np.mean(card_seat_values_n(three, trial)) >= loss - 1e-9, trial
+
+
+def test_with_three_players_the_card_command_prints_the_card_fitted_for_three():
+    """Pig has a card fitted at a table of three (`measure_card_players.py
+    pig --players 3 --fit`): `farkle card pig --players 3` prints it, with
+    its loss there and what the two-player card gives up there beside it;
+    with two players the two-player card is printed."""
+    rules = get_rules("pig")
+    measured = stored_cards()["pig"]["players"]["3"]
+    fitted = measured["fitted"]
+    assert Card.from_dict(fitted["card"]) != card_for(rules)[0]
+    out = farkle("card", "pig", "--players", "3")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == (f"pig: strategy card (3 players; the other player is the leader); "
+                        f"gives up {100 * fitted['loss']:.2f} points of 100 against perfect "
+                        "play")
+    assert any(line.startswith(f"Bank when your turn total reaches {fitted['card']['bank'][0]}")
+               for line in lines)
+    assert (f"(the two-player card, played against the leader, gives up "
+            f"{100 * measured['loss']:.2f} points with 3)") in lines
+    data = json.loads(farkle("card", "pig", "--players", "3", "--json").stdout)
+    assert (data["fitted_for"], data["card"]) == (3, fitted["card"])
+    assert data["loss"] == data["loss_with_players"] == fitted
+    assert data["two_player_card_loss_with_players"]["loss"] == measured["loss"]
+    assert card_for(rules, 3)[0] == Card.from_dict(fitted["card"])
+    two = json.loads(farkle("card", "pig", "--players", "2", "--json").stdout)
+    assert two["fitted_for"] == 2
+    assert Card.from_dict(two["card"]) == Card.from_dict(stored_cards()["pig"]["card"])
+
+
+def test_a_lone_threshold_is_a_sentence_and_its_changes_follow_a_clause():
+    """Pig's card with a change by the score gap ends its threshold with a
+    semicolon, the change indented under it; with none, with a full stop."""
+    rules = get_rules("pig")
+    assert Card("pig", (24,)).text(rules).splitlines()[1:] == [
+        "Bank when your turn total reaches 24."]
+    assert Card("pig", (21,), behind=1, gap_step=7).text(rules).splitlines()[1:] == [
+        "Bank when your turn total reaches 21;",
+        "  add 1 for every 7 points you trail (take 1 off for every 7 you lead)"]
+    assert "once any player is within 29" in Card("pig", (24,), race_within=29).text(rules, None, 3)
+
+
+@pytest.fixture(scope="module")
+def pig_three(tmp_path_factory):
+    """Pig's table for three, solved as a person makes it (`farkle solve pig
+    --players 3`) into a fresh table directory: the directory."""
+    tables = tmp_path_factory.mktemp("tables")
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "pig", "--players", "3"],
+                         capture_output=True, text=True,
+                         env={**os.environ, "FARKLE_TABLES": str(tables)})
+    assert out.returncode == 0, out.stderr[-500:]
+    return tables
+
+
+def test_the_stored_card_for_three_gives_up_what_is_stored(pig_three, monkeypatch):
+    """solver/cards.json's Pig card for three and its loss there are the
+    exact evaluation against the table solved again (a stale file after a
+    change of the card's rule fails here)."""
+    from solver.tables import default_path, read_table
+    monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
+    rules = get_rules("pig")
+    fitted = stored_cards()["pig"]["players"]["3"]["fitted"]
+    solution = read_table(default_path(rules, players=3), rules, lazy_take=False,
+                          expect_players=3)
+    seats = card_seat_values_n(solution, Card.from_dict(fitted["card"]))
+    assert fitted["seats"] == pytest.approx(list(seats), abs=1e-12)
+    assert fitted["loss"] == pytest.approx(1 / 3 - seats.mean(), abs=1e-12)
+
+
+def test_advise_and_the_bots_with_three_players_play_the_card_for_three(pig_three, monkeypatch):
+    """`farkle advise pig --me .. --opp .. --opp .. --card`: the card's
+    answer is the card fitted for three's, at a turn total where it and the
+    two-player card disagree; a card bot at a game of three holds it."""
+    from solver.advice import Advisor
+    from solver.card_sheet import card_bank
+    from solver.play import Game
+    from solver.policies import parse_policy
+    monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
+    rules = get_rules("pig")
+    two, three = (card_for(rules, players)[0].compiled(rules) for players in (2, 3))
+    bot = Game(Advisor.for_game("pig", players=3), 3, {1: parse_policy("card")}).bots[1]
+    assert all(np.array_equal(a, b) for a, b in zip(bot.card, three))
+    assert not all(np.array_equal(a, b) for a, b in zip(bot.card, two))
+    me, opponents = 40, [40, 40]
+    turn = next(t for t in range(1, 60)
+                if card_bank(two, rules, me, opponents, t, 1)
+                != card_bank(three, rules, me, opponents, t, 1))
+    out = farkle("advise", "pig", "--me", me, *[a for o in opponents for a in ("--opp", o)],
+                 "--turn", turn, "--card", "--json", check=0)
+    banks = card_bank(three, rules, me, opponents, turn, 1)
+    assert json.loads(out.stdout)["card"]["action"] == ("bank" if banks else "roll")

@@ -7,13 +7,13 @@ every turn start, no sampling); and the per-dice worths of a keep."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import script
 from solver.card_record import Card
 from solver.card_regret import card_regret, regret_of
 from solver.rules import get_rules
@@ -25,15 +25,6 @@ from solver.turn_rules import dice_left
 @pytest.fixture(scope="module")
 def cinq1500():
     return solve_game(get_rules("cinq-mille", 1500))
-
-
-def _script(name: str):
-    """A script of ``scripts/`` imported as a module."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # Dice left worth other than so much a die (1 die more than 2), a worth for
@@ -258,7 +249,7 @@ def test_always_keep_everything_keeps_every_scoring_die():
     most points, the entry's worths (1 5 2 3 3: 1 5 at any total)."""
     from solver.card_sheet import card_keep
     from solver.dice import counts_of, keeps
-    fit_cards = _script("fit_cards")
+    fit_cards = script("fit_cards")
     rules = get_rules("cinq-mille")
     card = dataclasses.replace(EXACT_CARD, game="cinq-mille", hot_dice_cost=100)
     rule = fit_cards.simple_rules(rules, card)["always keep everything"].compiled(rules)
@@ -274,7 +265,7 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
     exact evaluation takes hours) stores each simple rule's sampled regret
     with its standard error: within four of them of the exact evaluation
     the same script makes otherwise."""
-    fit_cards = _script("fit_cards")
+    fit_cards = script("fit_cards")
     exact = fit_cards.measure_simple(cinq1500, CARD, 1e-12)
     sampled = fit_cards.measure_simple(cinq1500, CARD, 1e-12, sampled=3000)
     assert set(sampled) == set(exact) == {"threshold:300", "bank once entered",
@@ -290,7 +281,7 @@ def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
     first-order estimate drops over the decisions of both sets of games;
     from a poor card (bank at 300 with any dice) the search gains over
     each set."""
-    screen_cards = _script("screen_cards")
+    screen_cards = script("screen_cards")
     solution = cinq1500
     start = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
     games = 300
@@ -323,7 +314,7 @@ def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
 def test_the_command_a_search_prints_sets_only_the_fields_the_card_holds():
     """A row the card lacks (near an end) reads as the bank row: a move of
     the bank row is not a move of it, and ``--set`` must not write it."""
-    screen_cards = _script("screen_cards")
+    screen_cards = script("screen_cards")
     rules = get_rules("cinq-mille")
     card = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
     moved = screen_cards.put(screen_cards.put(card, "bank4", 500), "late2", 100)

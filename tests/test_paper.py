@@ -205,8 +205,9 @@ def test_fair_start_is_solved_again(built):
 def test_cards_are_the_stored_cards(built):
     """The section on strategy cards prints each card's loss from
     solver/cards.json (whose Pig loss tests/test_cards.py evaluates again),
-    and the simple rules' losses; a card fitted or a rule measured again
-    without a rebuild fails here."""
+    the simple rules' losses, and the losses with more players (the
+    two-player card's and a card fitted there); a card fitted or a rule
+    measured again without a rebuild fails here."""
     from solver.card_sheet import stored_cards
     _, numbers, _ = built
     cards = stored_cards()
@@ -218,3 +219,12 @@ def test_cards_are_the_stored_cards(built):
         for label, simple in entry["simple"].items():
             printed = numbers[f"card/{name}/simple/{label}"]
             assert printed["value"] == pytest.approx(simple["loss"], abs=1e-12), REBUILD
+        # Measured at a larger table, and a card fitted there.
+        for players, measured in entry.get("players", {}).items():
+            key = f"card/{name}/players/{players}"
+            for printed_key, loss in [(f"{key}/loss", measured.get("loss")),
+                                      (f"{key}/fitted/loss",
+                                       measured.get("fitted", {}).get("loss"))]:
+                if loss is not None:
+                    assert numbers[printed_key]["value"] == pytest.approx(loss, abs=1e-12), \
+                        REBUILD
