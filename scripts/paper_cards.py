@@ -146,13 +146,17 @@ def with_more_players(N, cards: dict, games: dict) -> list[str]:
     for name, players, m in measured:
         key = f"card/{name}/players/{players}"
         label = games[name].label if name in games else name
-        seats = " / ".join(N(f"{key}/seat{i + 1}", v, "pct") for i, v in enumerate(m["seats"]))
-        table_seats = " / ".join(N(f"{key}/table_seat{i + 1}", v, "pct")
-                                 for i, v in enumerate(m["table_seats"]))
-        parts.append(f"{label}'s card with {players} players gives up "
-                     f"{N(f'{key}/loss', m['loss'], 'ppabs')} (seats {seats}, seat 1 first, "
-                     f"against the table's {table_seats}; with two "
-                     f"{N(f'card/{name}/loss', cards[name]['loss']['loss'], 'ppabs')})")
+        # The two-player card's own measurement there is dropped when that
+        # card is fitted again; a card fitted for the table stays.
+        if "loss" in m:
+            seats = " / ".join(N(f"{key}/seat{i + 1}", v, "pct")
+                               for i, v in enumerate(m["seats"]))
+            table_seats = " / ".join(N(f"{key}/table_seat{i + 1}", v, "pct")
+                                     for i, v in enumerate(m["table_seats"]))
+            parts.append(f"{label}'s card with {players} players gives up "
+                         f"{N(f'{key}/loss', m['loss'], 'ppabs')} (seats {seats}, seat 1 "
+                         f"first, against the table's {table_seats}; with two "
+                         f"{N(f'card/{name}/loss', cards[name]['loss']['loss'], 'ppabs')})")
         if "fitted" in m:
             fitted.append(f"{label}'s card for {players} gives up "
                           f"{N(f'{key}/fitted/loss', m['fitted']['loss'], 'ppabs')} there "
@@ -163,7 +167,8 @@ def with_more_players(N, cards: dict, games: dict) -> list[str]:
             "reads is the one furthest ahead. Its exact chance in each seat against the "
             "N-player table is the same fixed-policy evaluation with every other seat "
             "playing the table (`solver.seat_value.card_seat_values_n`; a test checks it "
-            "against the N-player simulator): " + "; ".join(parts) + ".")
+            "against the N-player simulator)" + (": " + "; ".join(parts) if parts else "")
+            + ".")
     if fitted:
         text += (" A card fitted at the larger table (`scripts/measure_card_players.py GAME "
                  "--players N --fit`: the same search from the two-player card, each card "

@@ -125,9 +125,10 @@ def has_bands(rules) -> bool:
     """Whether the game has bands of distance short of its target (not
     Pig's 100); says so where it has none."""
     from solver.card_regret import distance_limits
-    if not distance_limits(rules):
+    banded = bool(distance_limits(rules))
+    if not banded:
         print(f"(no band of distance short of {rules.target:,})\n")
-    return bool(distance_limits(rules))
+    return banded
 
 
 def print_by_distance(rules, regret) -> None:

@@ -167,21 +167,20 @@ def cmd_card(args):
         notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
                      f"{rules.target:,}")
     two_player_card = loss_with_players(rules, args.players) if args.players > 2 else None
+    # The printed card's loss with this many players: the fitted card's, or
+    # the two-player card's measured there.
+    with_players = loss if fitted_for > 2 else two_player_card
     if fitted_for > 2:
-        with_players = loss
         if two_player_card:
             notes.append(f"the two-player card, played against the leader, gives up "
                          f"{100 * two_player_card['loss']:.2f} points with {args.players}")
     elif two_player_card:
-        with_players = two_player_card
         notes.append(f"with {args.players} players: play it against the leader; so played it "
                      f"gives up {100 * two_player_card['loss']:.2f} points of 100 against "
                      f"perfect play with {args.players}")
-    else:
-        with_players = None
-        if args.players > 2:
-            notes.append(f"with {args.players} players: play it against the leader (fitted and "
-                         "measured for two)")
+    elif args.players > 2:
+        notes.append(f"with {args.players} players: play it against the leader (fitted and "
+                     "measured for two)")
     text = card.text(rules, loss, fitted_for)
     if args.json:
         _print_json({"game": rules.name, "players": args.players, "fitted_for": fitted_for,
