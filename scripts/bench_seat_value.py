@@ -38,7 +38,7 @@ def main(argv=None) -> int:
     from solver.states import player_space
     rules = get_rules(args.game, args.target)
     if args.players == 2:
-        from fit_cards import first_guess
+        from solver.card_fit import first_guess
         from solver.card_sheet import card_for
         from solver.seat_value import card_seat_values
         table = solve_game(rules)

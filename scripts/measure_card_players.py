@@ -33,9 +33,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import fields_to_fit, fit, save  # noqa: E402
+from fit_cards import save  # noqa: E402
 from machine import machine  # noqa: E402
 
+from solver.card_fit import fields_to_fit, fit  # noqa: E402
 from solver.card_record import Card  # noqa: E402
 from solver.card_sheet import stored_cards  # noqa: E402
 from solver.rules import get_rules  # noqa: E402

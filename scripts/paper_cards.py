@@ -194,7 +194,7 @@ def _value(value) -> str:
 def searched_note(name: str, loss: dict) -> str:
     """What the search moved of a card, where not every field: the fewer of
     the fields searched and the fields left as first guessed."""
-    from fit_cards import fields_to_fit
+    from solver.card_fit import fields_to_fit
     from solver.rules import get_rules
     searched = loss["searched"]
     left = [f for f in fields_to_fit(get_rules(name)) if f not in searched]

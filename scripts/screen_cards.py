@@ -38,9 +38,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import (KEEP_FIELDS, candidates, fields_to_fit, get, holds,  # noqa: E402
-                       is_worth, load_table, put)
+from fit_cards import load_table  # noqa: E402
 from machine import machine  # noqa: E402
+
+from solver.card_fit import (KEEP_FIELDS, candidates, fields_to_fit, get, holds,  # noqa: E402
+                             is_worth, put)
 
 from solver.card_record import Card  # noqa: E402
 from solver.card_sheet import stored_cards  # noqa: E402

@@ -116,6 +116,15 @@ def build_parser() -> Parser:
     p = command("card", cmd_card, "the strategy card: optimal play a person can remember, "
                 "and what it gives up")
     players_option(p)
+    p.add_argument("--fit", action="store_true",
+                   help="fit a card to this game's table and keep it (a house game, another "
+                   "target or a table of more players); Ctrl-C keeps the best card so far")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="with --fit: rounds of the search, each moving every field once "
+                   "(default 1; more gain a little more)")
+    p.add_argument("--table", type=Path, metavar="FILE",
+                   help="with --fit: the table to fit to (default: the game's own)")
+    solve_option(p)
     p = command("play", cmd_play, "play a game against a bot, or coach a real game (--coach), "
                 "with the cost of every decision")
     p.add_argument("--seat", type=int, metavar="K", help="your seat: 1 (default) moves first")

@@ -156,21 +156,31 @@ def _simulate_seats(args, rules, policies):
 
 
 def cmd_card(args):
-    from .card_sheet import card_for, fitted_for_players, loss_with_players
+    from .card_sheet import find_card, loss_with_players
     from .multi_solution import check_player_count
     rules = _rules(args)
     check_player_count(args.players)
-    card, loss, simple = card_for(rules, args.players)
-    fitted_for = args.players if fitted_for_players(rules, args.players) else 2
+    if args.fit:
+        interrupted = _fit_card(args, rules)
+        if interrupted:
+            return interrupted
+    elif args.table is not None or args.rounds != 1:
+        raise UsageError("--table and --rounds go with --fit")
+    found = find_card(rules, args.players)
+    card, loss = found.card, found.loss
     notes = []
     if loss and rules.target != loss.get("target", rules.target):
         notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
                      f"{rules.target:,}")
-    two_player_card = loss_with_players(rules, args.players) if args.players > 2 else None
+    if found.fitted_here is not None:
+        notes.append(f"fitted on this machine from {loss['start']}, {loss['evaluations']} "
+                     f"evaluations; kept in {found.fitted_here}")
+    two_player_card = (loss_with_players(rules, args.players)
+                       if args.players > 2 and found.fitted_here is None else None)
     # The printed card's loss with this many players: the fitted card's, or
     # the two-player card's measured there.
-    with_players = loss if fitted_for > 2 else two_player_card
-    if fitted_for > 2:
+    with_players = loss if found.players > 2 else two_player_card
+    if found.players > 2:
         if two_player_card:
             notes.append(f"the two-player card, played against the leader, gives up "
                          f"{100 * two_player_card['loss']:.2f} points with {args.players}")
@@ -181,16 +191,81 @@ def cmd_card(args):
     elif args.players > 2:
         notes.append(f"with {args.players} players: play it against the leader (fitted and "
                      "measured for two)")
-    text = card.text(rules, loss, fitted_for)
+    text = card.text(rules, loss, found.players)
     if args.json:
-        _print_json({"game": rules.name, "players": args.players, "fitted_for": fitted_for,
+        _print_json({"game": rules.name, "players": args.players, "fitted_for": found.players,
                      "card": card.to_dict(), "loss": loss, "loss_with_players": with_players,
-                     "two_player_card_loss_with_players": two_player_card if fitted_for > 2
-                     else None, "simple": simple, "notes": notes, "text": text})
+                     "two_player_card_loss_with_players": two_player_card
+                     if found.players > 2 else None, "simple": found.simple,
+                     "fitted_here": str(found.fitted_here) if found.fitted_here else None,
+                     "notes": notes, "text": text})
         return
     print(text)
     for note in notes:
         print(f"({note})")
+
+
+def _fit_card(args, rules) -> int:
+    """``farkle card --fit``: the search of :mod:`solver.card_store` against
+    the game's table, with a progress bar; 130 if interrupted (the best card
+    so far is kept)."""
+    import sys
+
+    from tqdm import tqdm
+
+    from .card_sheet import find_card
+    from .card_store import card_path, fit_card
+    if args.rounds < 1:
+        raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
+    try:
+        found = find_card(rules, args.players)
+    except UsageError:
+        found = None
+    if found is not None and found.fitted_here is None and found.players == args.players \
+            and found.loss and found.loss.get("target") == rules.target:
+        raise UsageError(f"{rules.name} has a stored card for {args.players} players, fitted "
+                         "with the program (scripts/fit_cards.py); --fit is for a house "
+                         "game, another target or a table of more players")
+    solution = _load_table(args, rules, lazy_take=False, players=args.players)
+    game = f"--rules {args.rules}" if args.rules is not None else rules.name
+    command = (f"farkle card {game}" + (f" --target {rules.target}" if args.target else "")
+               + (f" --players {args.players}" if args.players != 2 else "")
+               + " --fit" + (f" --rounds {args.rounds}" if args.rounds != 1 else ""))
+    print(f"farkle: fitting a card for {rules.name} to {rules.target:,} with {args.players} "
+          f"players; Ctrl-C keeps the best card so far", file=sys.stderr)
+    bar, round_ = None, 0
+
+    def progress(at):
+        nonlocal bar, round_
+        if at.round != round_:
+            if bar is not None:
+                bar.close()
+            round_ = at.round
+            bar = tqdm(total=at.moves, desc=f"round {at.round}", unit="card", file=sys.stderr,
+                       leave=False, disable=None)
+        bar.total = max(at.moves, at.tried)
+        bar.set_postfix_str(f"gives up {100 * at.loss:.3f} points", refresh=False)
+        bar.update(at.tried - bar.n)
+
+    def log(text):
+        if bar is None or bar.disable:
+            print(f"farkle: {text}", file=sys.stderr)
+        else:
+            bar.write(f"farkle: {text}", file=sys.stderr)
+    try:
+        fit_card(solution, args.rounds, command, log, progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        path = card_path(rules, args.players)
+        print("farkle: interrupted; " + (f"the best card so far is kept in {path}"
+                                         if path.exists() else "no card was kept"),
+              file=sys.stderr)
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
+    return 0
 
 
 def cmd_play(args):

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import script
+from solver import card_fit
 from solver.card_record import Card
 from solver.card_regret import card_regret, regret_of
 from solver.rules import get_rules
@@ -249,10 +250,9 @@ def test_always_keep_everything_keeps_every_scoring_die():
     most points, the entry's worths (1 5 2 3 3: 1 5 at any total)."""
     from solver.card_sheet import card_keep
     from solver.dice import counts_of, keeps
-    fit_cards = script("fit_cards")
     rules = get_rules("cinq-mille")
     card = dataclasses.replace(EXACT_CARD, game="cinq-mille", hot_dice_cost=100)
-    rule = fit_cards.simple_rules(rules, card)["always keep everything"].compiled(rules)
+    rule = card_fit.simple_rules(rules, card)["always keep everything"].compiled(rules)
     for score, turn_total in ((0, 0), (1000, 0), (1000, 700), (4000, 300)):
         for roll, points in (([1, 1, 1, 5, 5], 1100), ([1, 5, 2, 3, 3], 150)):
             kept = card_keep(rule, rules, score, [1000], turn_total, 5,
@@ -265,9 +265,8 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
     exact evaluation takes hours) stores each simple rule's sampled regret
     with its standard error: within four of them of the exact evaluation
     the same script makes otherwise."""
-    fit_cards = script("fit_cards")
-    exact = fit_cards.measure_simple(cinq1500, CARD, 1e-12)
-    sampled = fit_cards.measure_simple(cinq1500, CARD, 1e-12, sampled=3000)
+    exact = card_fit.measure_simple(cinq1500, CARD, 1e-12)
+    sampled = card_fit.measure_simple(cinq1500, CARD, 1e-12, sampled=3000)
     assert set(sampled) == set(exact) == {"threshold:300", "bank once entered",
                                           "always keep everything"}
     for label, measured in sampled.items():
