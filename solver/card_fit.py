@@ -213,6 +213,13 @@ def candidates(rules, name: str, value: int) -> list[int]:
             if low <= value + int(move * step) <= high]
 
 
+def count_moves(rules, card: Card, fields: list[str] | None = None) -> int:
+    """How many cards a round of the search from ``card`` tries, at most
+    (a move of a row the card does not use costs no evaluation)."""
+    return sum(len(candidates(rules, name, get(card, name)))
+               for name in fields or fields_to_fit(rules))
+
+
 @dataclass(frozen=True)
 class FitStep:
     """Where a search stands after each card it tries (:func:`fit`'s
@@ -263,7 +270,7 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
     log(f"{'start' if start else 'first guess'} {card}: loss {best:.5f}")
     for round_ in range(1, rounds + 1):
         before = best
-        moves = sum(len(candidates(rules, name, get(card, name))) for name in fields)
+        moves = count_moves(rules, card, fields)
         tried = 0
         for name in fields:
             for value in candidates(rules, name, get(card, name)):

@@ -1,7 +1,7 @@
-"""The card at the score sheet: which card a table plays (the stored
-cards of ``solver/cards.json``, or one fitted on this machine:
-:func:`find_card`) and the card's decisions for score-sheet lines in points, as the simulator,
-the bots and ``farkle advise --card`` ask them.
+"""The card at the score sheet: which card a table plays (a stored card
+of ``solver/cards.json``, or one fitted on this machine:
+:func:`find_card`) and the card's decisions for score-sheet lines in
+points, as the simulator, the bots and ``farkle advise --card`` ask them.
 
 The rule itself is :mod:`solver.card`'s, in units; these wrappers only
 convert: a score ``s`` points is ``s // unit``, the opponent is the leader
@@ -56,7 +56,7 @@ def find_card(rules: Rules, players: int = 2) -> FoundCard:
     another target; else a UsageError."""
     from .card_store import card_path, user_card
     for table in dict.fromkeys((players, 2)):
-        stored = _stored(rules, table)
+        stored = stored_card(rules, table)
         if stored is not None:
             return stored
         mine = user_card(rules, table)
@@ -84,7 +84,7 @@ def _game(name: str) -> Rules | None:
     return GAMES.get(name)
 
 
-def _stored(rules: Rules, players: int) -> FoundCard | None:
+def stored_card(rules: Rules, players: int) -> FoundCard | None:
     """The card ``solver/cards.json`` keeps for exactly ``rules`` (a game of
     the program at its own target) at a table of ``players``."""
     entry = stored_cards().get(rules.name)

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .card_fit import fields_to_fit, first_guess, fit, measure_simple, searched_rows
+from .card_fit import (count_moves, fields_to_fit, first_guess, fit, measure_simple,
+                       searched_rows)
 from .card_record import Card
 from .errors import UsageError
 from .rules import Rules
@@ -131,8 +132,16 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
     seat_values = seat_values_for(solution)
     started = time.perf_counter()
     best = None
-    for label, card in starts(solution).items():
+    cards = starts(solution)
+    for index, (label, card) in enumerate(cards.items()):
+        before = time.perf_counter()
         loss = 1 / players - float(np.mean(seat_values(solution, card)))
+        if index == min(1, len(cards) - 1):
+            # What the search will take, from an evaluation after the first
+            # (which loads the compiled kernels).
+            each, moves = time.perf_counter() - before, count_moves(rules, card)
+            log(f"each card takes about {_duration(each)} to measure; a round of the "
+                f"search measures up to {moves:,} cards (at most {_duration(each * moves)})")
         log(f"start from {label}: gives up {100 * loss:.3f} points")
         if best is None or loss < best[1] - 1e-9:
             best = (label, loss, card)
@@ -169,3 +178,11 @@ def _write(rules: Rules, players: int, entry: dict) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(entry, indent=1) + "\n")
     tmp.replace(path)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} hours"

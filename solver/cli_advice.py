@@ -213,16 +213,11 @@ def _fit_card(args, rules) -> int:
 
     from tqdm import tqdm
 
-    from .card_sheet import find_card
+    from .card_sheet import stored_card
     from .card_store import card_path, fit_card
     if args.rounds < 1:
         raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
-    try:
-        found = find_card(rules, args.players)
-    except UsageError:
-        found = None
-    if found is not None and found.fitted_here is None and found.players == args.players \
-            and found.loss and found.loss.get("target") == rules.target:
+    if stored_card(rules, args.players) is not None:
         raise UsageError(f"{rules.name} has a stored card for {args.players} players, fitted "
                          "with the program (scripts/fit_cards.py); --fit is for a house "
                          "game, another target or a table of more players")
@@ -256,7 +251,7 @@ def _fit_card(args, rules) -> int:
         fit_card(solution, args.rounds, command, log, progress)
     except KeyboardInterrupt:
         if bar is not None:
-            bar.close()
+            bar.close()         # its line cleared before ours (closing again is harmless)
         path = card_path(rules, args.players)
         print("farkle: interrupted; " + (f"the best card so far is kept in {path}"
                                          if path.exists() else "no card was kept"),

@@ -136,8 +136,8 @@ def test_fit_is_refused_where_the_program_stores_the_card(tmp_path):
 
 
 def test_at_a_terminal_the_fit_shows_its_progress_and_ctrl_c_keeps_its_best_card(tmp_path):
-    """At a terminal ``--fit`` tells each start's loss, then a bar of the
-    round's moves with the best loss so far; Ctrl-C stops it with exit
+    """At a terminal ``--fit`` tells what a round will take and each
+    start's loss, then a bar of the round's moves with the best loss so far; Ctrl-C stops it with exit
     status 130 and a line saying where the best card so far is, and that
     card is printed afterwards (the file is written whole, by a rename)."""
     import io
@@ -154,6 +154,8 @@ def test_at_a_terminal_the_fit_shows_its_progress_and_ctrl_c_keeps_its_best_card
                           env=env, encoding="utf-8", timeout=300, dimensions=(24, 120),
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.logfile_read = io.StringIO()
+    child.expect(r"each card takes about [\d.]+ s to measure; a round of the search "
+                 r"measures up to [\d,]+ cards \(at most [\d.]+ (s|min)\)")
     child.expect(r"start from cinq-mille-exact's card: gives up \d+\.\d{3} points")
     child.expect(r"round 1: +\d+%.*gives up \d+\.\d{3} points")
     kept = tmp_path / "tables" / "maison-2500.card.json"
