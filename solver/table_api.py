@@ -15,7 +15,10 @@ the page dropping its last entry, and a restarted server loses nothing.
     "fresh"}``. The answer is the score sheet, the phase of the turn, the
     decision now due with every choice's chance (``advice``, as ``farkle
     advise --json`` prints it), the last decision and its cost, every
-    player's chance at each turn start so far (``chart``) and the events.
+    player's chance at each turn start so far (``chart``), the events,
+    and the game's strategy card for that many players (``card``: its
+    text, as ``farkle card`` prints it, and the points it gives up; null
+    where the game has none).
     Seats (``mover``, ``winner``, ``seat``) are indices into ``sheet``, 0
     first; ``recommended`` indexes ``advice.choices`` (RULES.md's
     tie-break among equal choices).
@@ -142,7 +145,8 @@ class TableDesk:
                                           for seat in range(players)]})
             elif game.state.turn_number != chart[-1]["turn"]:
                 chart.append(self._chart_point(game))
-        return self._sheet(game, rules, names, chart, events)
+        return {**self._sheet(game, rules, names, chart, events),
+                "card": _card(rules, players)}
 
     def advise(self, body: dict) -> dict:
         """``POST /api/advise``: ``farkle advise --json`` for the same options."""
@@ -201,6 +205,18 @@ class TableDesk:
             "chart": chart,
             "events": [_event(event) for event in events],
         }
+
+
+def _card(rules: Rules, players: int) -> dict | None:
+    """The strategy card the page shows beside the sheet, or None."""
+    from .card_sheet import find_card
+    try:
+        found = find_card(rules, players)
+    except UsageError:
+        return None
+    return {"text": found.card.text(rules, found.loss, found.players),
+            "players": found.players,
+            "loss": found.loss["loss"] if found.loss else None}
 
 
 def _rules_summary(rules: Rules) -> dict:

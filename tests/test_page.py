@@ -368,14 +368,39 @@ def test_more_players_one_line_each(page, players, model):
     page.no_side_scroll()
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_strategy_card_is_shown_beside_the_sheet(page, players):
+    """Below the chart, a fold opens the game's strategy card as ``farkle
+    card`` prints it (Pig's card for three with three players), without
+    a note where it was fitted for that many, and without side scrolling
+    at a phone's width."""
+    import subprocess
+    import sys
+    state = page.start("pig", ["Ann", "Bob", "Cy"][:players])
+    printed = subprocess.run([sys.executable, "-m", "solver.cli", "card", "pig", "--players",
+                              str(players)], capture_output=True, text=True, check=True).stdout
+    text = "\n".join(line for line in printed.splitlines() if not line.startswith("("))
+    assert state["card"]["text"] == text and state["card"]["players"] == players
+    box = page.css("#card-box")
+    assert box.is_displayed() and not page.css("#card").is_displayed()
+    page.css("#card-box summary").click()
+    page.wait(lambda d: page.css("#card").is_displayed())
+    assert page.js("return document.getElementById('card').textContent") == text
+    assert page.text("#card").splitlines()[0].startswith("pig: strategy card (")
+    assert page.text("#card-note") == ""
+    page.no_side_scroll()
+
+
 def test_take_over_and_a_cross_by_clicking(browser, house_server):
     """House rules given to serve: a dix-mille to 800, with the crosses and
     previous scores on the sheet, an offer taken over, and a cross."""
     page = Page(browser, house_server)
     page.open_fresh()
     assert page.css("#game").get_attribute("value") == "dix-small"     # house rules first
-    page.start("dix-small", ["Ann", "Bob"])
+    state = page.start("dix-small", ["Ann", "Bob"])
     assert [th.text for th in page.all("#sheet thead th")][1:4] == ["Score", "✕", "Prev."]
+    # No card fitted for this house game: no card shown.
+    assert state["card"] is None and not page.css("#card-box").is_displayed()
     # Ann enters with three 5s (every scoring die is set aside) and banks
     # 500 with 2 dice unset; Bob, not entered, may not take them over.
     page.roll(5, 5, 5, 2, 3)

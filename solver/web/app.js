@@ -257,6 +257,7 @@ function render() {
   renderLastDecision(a);
   renderSheet(a);
   renderChart(a);
+  renderCard(a);
   renderLog(a);
   $("undo").disabled = entries.length === 0;
 }
@@ -418,6 +419,16 @@ function renderChart(a) {
     `<li data-seat="${seat}"><svg class="key" viewBox="0 0 30 10"><line x1="0" y1="5" x2="30" y2="5" ` +
     `stroke="${COLOURS[seat]}" stroke-width="3"${DASHES[seat] ? ` stroke-dasharray="${DASHES[seat]}"` : ""}/></svg>` +
     `${esc(name)}${latest[seat] != null ? ` <span class="num">${pct(latest[seat])}</span>` : ""}</li>`).join("");
+}
+
+function renderCard(a) {
+  // The rule to remember, for when the phone is put away.
+  $("card-box").hidden = !a.card;
+  if (!a.card) return;
+  $("card").textContent = a.card.text;
+  $("card-note").textContent = a.card.players === a.players
+    ? ""
+    : `Fitted for ${a.card.players} players: play it against the leader.`;
 }
 
 function renderLog(a) {
