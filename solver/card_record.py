@@ -359,10 +359,11 @@ class Card:
                                          for k in range(1, len(values["bank"]) + 1))
         return cls(**values)
 
-    def text(self, rules: Rules, loss: dict | None = None, players: int = 2) -> str:
+    def text(self, rules: Rules, loss: dict | None = None, players: int = 2,
+             then_table: dict | None = None) -> str:
         """The card as a person reads it at the table (:mod:`solver.card_text`)."""
         from .card_text import card_text     # it reads this module's chooses_keeps
-        return card_text(self, rules, loss, players)
+        return card_text(self, rules, loss, players, then_table)
 
 
 def chooses_keeps(rules: Rules) -> bool:

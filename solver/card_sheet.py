@@ -46,6 +46,10 @@ class FoundCard:
     fitted_here: Path | None = None
     """Where a card fitted on this machine is kept
     (:mod:`solver.card_store`); None for a stored card."""
+    then_table: dict | None = None
+    """What the card gives up when its player asks the table near the end
+    (``{"within", "loss", "seats", ...}``:
+    ``scripts/measure_card_then_table.py``), where measured."""
 
 
 def find_card(rules: Rules, players: int = 2) -> FoundCard:
@@ -92,7 +96,7 @@ def stored_card(rules: Rules, players: int) -> FoundCard | None:
         return None
     if players == 2:
         return FoundCard(Card.from_dict(entry["card"]), entry.get("loss"),
-                         entry.get("simple", {}), 2)
+                         entry.get("simple", {}), 2, then_table=entry.get("card_then_table"))
     fitted = _with_players(rules, players).get("fitted", {})
     if fitted.get("target") != rules.target:
         return None

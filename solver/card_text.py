@@ -195,16 +195,21 @@ def _take_finish(card, rules: Rules) -> str:
             + (f" (up to {card.take_finish_within:,}{dice})" if wider else ""))
 
 
-def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2) -> str:
+def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
+              then_table: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
     its measured loss, as :func:`solver.card_sheet.stored_cards` keeps it;
     ``players``: the table it was fitted for (with more than two, every
-    "other player" of the card is the leader)."""
+    "other player" of the card is the leader); ``then_table``: its loss
+    when its player asks the table near the end, where measured."""
     lines = [f"{rules.name}: strategy card (two players)" if players == 2 else
              f"{rules.name}: strategy card ({players} players; the other player is the leader)"]
     if loss:
         lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
                      "play")
+    if loss and then_table:
+        lines[0] += (f" ({100 * then_table['loss']:.2f} if you ask farkle advise once either "
+                     f"player is within {then_table['within']:,} of {rules.target:,})")
     # The rules that forbid a bank whatever the row says, first.
     never = ([f"below {max(card.open_at, rules.entry):,} before you enter"] if rules.entry
              else []) + ([f"short of {rules.target:,} once {'either' if players == 2 else 'any'} "

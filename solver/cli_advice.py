@@ -191,13 +191,15 @@ def cmd_card(args):
     elif args.players > 2:
         notes.append(f"with {args.players} players: play it against the leader (fitted and "
                      "measured for two)")
-    text = card.text(rules, loss, found.players)
+    then_table = found.then_table if args.players == 2 else None
+    text = card.text(rules, loss, found.players, then_table)
     if args.json:
         _print_json({"game": rules.name, "players": args.players, "fitted_for": found.players,
                      "card": card.to_dict(), "loss": loss, "loss_with_players": with_players,
                      "two_player_card_loss_with_players": two_player_card
                      if found.players > 2 else None, "simple": found.simple,
                      "fitted_here": str(found.fitted_here) if found.fitted_here else None,
+                     "card_then_table": then_table,
                      "notes": notes, "text": text})
         return
     print(text)

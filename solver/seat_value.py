@@ -139,11 +139,11 @@ def _table_plan(policies, node, plan, clear):
 
 @njit(cache=True)
 def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node, o, plan, Z,
-              roll_rows, R, A, dR, dA, mode, card, crossed):
+              roll_rows, R, A, dR, dA, mode, card, crossed, table_from):
     """The turn of ``node`` with D ``o`` seats after the mover, under the
     decisions recorded in ``plan``, given ``Z``; returns ``(R(0, D), dR/dZ)``
-    and leaves the roll values in ``R`` (``crossed``: as :func:`eval_block`
-    takes it)."""
+    and leaves the roll values in ``R`` (``crossed`` and ``table_from``: as
+    :func:`eval_block` takes them)."""
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
     U, take_U = evaluation.U, evaluation.take_U
@@ -216,7 +216,9 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                     elif after_o == 0 and mode == MODEL:
                         takes = evaluation.model_R[i, t, offered - 1] \
                             > evaluation.model_fresh[i] + EPS
-                    elif after_o == 0 and mode == CARD:
+                    elif after_o == 0 and mode == CARD and max(
+                            scores[after // seats.lead],
+                            leader_of(seats, scores, after)[1]) < table_from:
                         leader_score = leader_of(seats, scores, after)[1]
                         taker = after // seats.lead
                         takes = card_takes(card, rules, crossed[taker], scores[taker],
@@ -236,14 +238,16 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
 
 @njit(cache=True)
 def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
-               plans, mode, card, crossed):
+               plans, mode, card, crossed, table_from):
     """Every pair ``(o, node)`` of block ``b``: record the decisions (in
     ``plans``, two per node, their ``bank_q`` and ``keep_q`` -1), then
     solve the block's linear system exactly; returns the largest change of
     ``U``. ``mode`` says what D plays (TABLE: a check, D's chance is then
     the table's; DUEL; MODEL, the turn DP over ``policies.model_V``; CARD,
     the record ``card``, with ``crossed[p]`` state ``p``'s crosses as the
-    card reads them, :func:`solver.states.cross_states`)."""
+    card reads them, :func:`solver.states.cross_states`, and the table's
+    decisions instead wherever a player's score is ``table_from`` units or
+    more)."""
     U, take_U = evaluation.U, evaluation.take_U
     N = seats.players
     D = rules.dice
@@ -271,6 +275,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     state = np.empty(pairs, dtype=np.int64)
     path = np.empty(pairs, dtype=np.int64)
     rows = np.empty(k, dtype=np.int64)
+    by_card = np.zeros(k, dtype=np.bool_)
     for i in range(k):
         node = blocks.node[n0 + i]
         p1 = node // seats.lead
@@ -286,7 +291,8 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         # D's own: the two-player DP against the leader, the model's, or the card.
         leader, best = leader_of(seats, moves.score, node)
         own_plan = _plan(plans, 2 * i + 1)
-        if mode == CARD:
+        by_card[i] = mode == CARD and max(moves.score[p1], best) < table_from
+        if by_card[i]:
             card_plan(card, rules, dice, moves.score[p1], best, crossed[p1], rows[i],
                       own_plan)
         elif mode == DUEL:
@@ -318,13 +324,14 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
                 continue            # the second pass only records take-over values
             for o in range(N):
                 j = o * k + i
-                plan = _plan(plans, 2 * i + 1 if o == 0 and mode != TABLE else 2 * i)
+                own = o == 0 and mode != TABLE and (mode != CARD or by_card[i])
+                plan = _plan(plans, 2 * i + 1 if own else 2 * i)
                 Z = x[succ[j]] if succ[j] >= 0 else U[(o - 1) % N, zero_node]
                 if sweep == 0:
                     Z = 0.0 if succ[j] >= 0 else Z
                 value, slope = eval_turn(rules, dice, moves, seats, duel_seats, policies,
                                          evaluation, node, o, plan, Z, rows[i], R, A, dR, dA,
-                                         mode, card, crossed)
+                                         mode, card, crossed, table_from)
                 if sweep == 0:
                     c[j] = value
                     d[j] = slope if succ[j] >= 0 else 0.0
@@ -379,7 +386,7 @@ def block_plan_compiled(nodes, rows, D, classes):
 
 @njit(cache=True, parallel=True)
 def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation,
-               a_rows, pool, threads, mode, card, crossed, changes):
+               a_rows, pool, threads, mode, card, crossed, table_from, changes):
     """The blocks of one level; each thread records its plans in its own
     part of ``pool``, made for ``threads`` (allocating them per block cost
     more than the turns). ``threads`` is an argument: ``numba.config`` read
@@ -397,7 +404,7 @@ def eval_level(b0, b1, blocks, seats, duel_seats, rules, dice, moves, policies, 
                         pool.keep_margin[first:first + per_thread],
                         pool.keep_chosen[first:first + per_thread])
         changes[b] = eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies,
-                                evaluation, a_rows, plans, mode, card, crossed)
+                                evaluation, a_rows, plans, mode, card, crossed, table_from)
 
 
 def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: int = 200,
@@ -434,11 +441,14 @@ def model_seat_values(solution, two, values: MultiValues | None = None, tol: flo
                      start, tol, max_sweeps)
 
 
-def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
+def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200,
+                     table_within: int = 0) -> np.ndarray:
     """D's chance as the first and as the second player when D plays
     ``card`` (a :class:`solver.card_record.Card`) against the two-player table
     ``solution`` (a :class:`solver.solution.Solution`); ``card=None``: D
-    plays the table too (a check: the table's own values)."""
+    plays the table too (a check: the table's own values). With
+    ``table_within`` points, D plays the card until either player is within
+    that of the target and the table from then on (``farkle advise``)."""
     rules, space = solution.rules, solution.space
     duel = duel_values(solution)
     no_mix = [np.zeros(0, dtype=np.int64)] * 6 + [np.zeros(0)]
@@ -446,7 +456,8 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200) 
     start_state = space.index_of_score(0)
     start = start_state * space.size + start_state
     return _evaluate(rules, space, 2, policies, TABLE if card is None else CARD,
-                     None if card is None else card.compiled(rules), start, tol, max_sweeps)
+                     None if card is None else card.compiled(rules), start, tol, max_sweeps,
+                     table_within)
 
 
 def card_seat_values_n(solution, card, tol: float = 1e-12, max_sweeps: int = 200) -> np.ndarray:
@@ -467,8 +478,11 @@ def card_seat_values_n(solution, card, tol: float = 1e-12, max_sweeps: int = 200
                      max_sweeps)
 
 
-def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> np.ndarray:
-    """The sweeps of the module's equations; D's chance in each seat."""
+def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
+              table_within: int = 0) -> np.ndarray:
+    """The sweeps of the module's equations; D's chance in each seat. With
+    ``table_within`` points, a card's player plays the table once any
+    player is within that of the target."""
     from .card_record import Card
     seats = Seats.of(N, space)
     blocks = build_multi_blocks(space, N)
@@ -484,6 +498,10 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
                             np.zeros(take_shape if modelled else (1, 1, 1)),
                             np.zeros(take_shape[0] if modelled else 1))
     a_rows = pad(rules, rules.target_units)
+    # A score no player holds (the target and past it are not states) where
+    # the card plays throughout.
+    table_from = rules.target_units - table_within // rules.unit if table_within \
+        else rules.target_units + 1
     changes = np.zeros(len(blocks.block_start) - 1)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     crossed = cross_states(rules, space)
@@ -497,7 +515,8 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps) -> 
         for j in range(len(blocks.level_start) - 1):
             b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
             eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, pool, threads, mode, card, crossed, changes)
+                       evaluation, a_rows, pool, threads, mode, card, crossed, table_from,
+                       changes)
         sweep_changes.append(float(changes.max()))
         if not has_falls or error_bound(sweep_changes) < tol:
             break

@@ -214,7 +214,8 @@ def _card(rules: Rules, players: int) -> dict | None:
         found = find_card(rules, players)
     except UsageError:
         return None
-    return {"text": found.card.text(rules, found.loss, found.players),
+    return {"text": found.card.text(rules, found.loss, found.players,
+                                    found.then_table if players == 2 else None),
             "players": found.players,
             "loss": found.loss["loss"] if found.loss else None}
 

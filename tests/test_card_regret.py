@@ -372,3 +372,39 @@ def test_the_script_prints_the_split_by_distance_whole():
     assert whole == pytest.approx(sampled, abs=0.0015)
     assert 0 < near < whole
     assert exact == pytest.approx(100 * stored_cards()["cinq-mille"]["loss"]["loss"], abs=5e-4)
+
+
+def test_the_card_then_the_table_exactly_agrees_with_its_sampled_loss():
+    """``card_seat_values(..., table_within=X)``: the card until either
+    player is within X of the target, the table from then on. At cinq-mille
+    (the committed table, the stored card) with 3,000 it gives up what the
+    card's sampled regret far from the end says (``Regret.
+    loss_far_from_end``, an unbiased estimate where no score falls back:
+    4,000 games, within four standard errors), less than the card alone;
+    within the whole target it is the table itself."""
+    from solver.card_regret import NEAR_END
+    from solver.card_sheet import card_for
+    from solver.tables import default_path, read_table
+    rules = get_rules("cinq-mille")
+    table = read_table(default_path(rules), rules, lazy_take=False)
+    card = card_for(rules)[0]
+    then_table = 0.5 - card_seat_values(table, card, table_within=NEAR_END).mean()
+    far, error = card_regret(table, card, 4000, seed=1).loss_far_from_end()
+    assert abs(then_table - far) <= 4 * error
+    assert then_table < 0.5 - card_seat_values(table, card).mean() - 0.004
+    assert card_seat_values(table, card, table_within=rules.target) == pytest.approx(
+        card_seat_values(table, None), abs=1e-12)
+
+
+def test_the_card_then_the_table_with_take_over_and_falls():
+    """The same at dix-mille to 1,500 (take-over, crosses and falls; the
+    stored card): within the whole target the card's player takes over as
+    the table does too, and its chances are the table's."""
+    from solver.card_sheet import card_for
+    rules = get_rules("dix-mille", 1500)
+    table = solve_game(rules)
+    card = card_for(get_rules("dix-mille"))[0]
+    assert card_seat_values(table, card, table_within=1500) == pytest.approx(
+        card_seat_values(table, None), abs=1e-12)
+    assert 0.5 - card_seat_values(table, card, table_within=500).mean() < \
+        0.5 - card_seat_values(table, card).mean()

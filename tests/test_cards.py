@@ -1166,3 +1166,23 @@ def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
             for me, opp in cases] == [False, True]
     assert "from 1,000 when behind by 500 or more and they are within 3,000 of 10,000" \
         in card.text(rules)
+
+
+@pytest.mark.parametrize("game", [name for name, entry in stored_cards().items()
+                                  if "card_then_table" in entry])
+def test_the_card_says_what_it_gives_up_with_the_table_near_the_end(game):
+    """Where ``scripts/measure_card_then_table.py`` measured it, the card's
+    first line says what its player gives up by asking ``farkle advise``
+    near the end, as stored; it is less than the card alone gives up."""
+    stored = stored_cards()[game]
+    then_table = stored["card_then_table"]
+    rules = get_rules(game)
+    out = farkle("card", game)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].endswith(
+        f"({100 * then_table['loss']:.2f} if you ask farkle advise once either player is "
+        f"within {then_table['within']:,} of {rules.target:,})")
+    assert json.loads(farkle("card", game, "--json").stdout)["card_then_table"] == then_table
+    assert then_table["loss"] < stored["loss"]["loss"]
+    # With more players the card is played against the leader: no such line.
+    assert "farkle advise" not in farkle("card", game, "--players", "3").stdout
