@@ -38,10 +38,11 @@ import numpy as np
 
 from .card_record import SIDE_ROWS, WORTH_ROWS, Card, chooses_keeps
 
+
 def first_guess(solution) -> Card:
     """Bank thresholds from the table: per dice in hand, the median of the
     smallest total optimal play banks with both players level."""
-    from solver.analysis import bank_rules, state_at
+    from .analysis import bank_rules, state_at
     rules, space = solution.rules, solution.space
     unit, T = rules.unit, rules.target_units
     smallest = {n: [] for n in range(1, rules.dice + 1)}
@@ -249,7 +250,7 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
     ``card_seat_values_n`` at a table of more than two); the loss is the
     table's mean chance, one over the number of seats, less the card's.
     ``progress(FitStep)``, if given, is called after each move tried."""
-    from solver.seat_value import card_seat_values
+    from .seat_value import card_seat_values
     seat_values = seat_values or card_seat_values
     rules = solution.rules
     fields = fields or fields_to_fit(rules)
@@ -311,8 +312,8 @@ def measure_simple(solution, card: Card, tol: float, into: dict | None = None,
     already in ``into`` (an interrupted run's, ``--resume``) is kept. With
     ``sampled`` games, each loss is their sampled regret (seed 1) with its
     standard error, and no seats."""
-    from solver.card_regret import card_regret
-    from solver.seat_value import card_seat_values
+    from .card_regret import card_regret
+    from .seat_value import card_seat_values
     into = {} if into is None else into
     for label, other in simple_rules(solution.rules, card).items():
         if label in into:

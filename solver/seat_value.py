@@ -23,8 +23,10 @@ modulo N),
 
 the decisions being D's where D moves (``o = 0``; the model's take-over
 decision is its turn DP's, from ``M``; the two-player policy prices the
-offer against the player who made it; a card's is the card's rule) and the
-table's elsewhere
+offer against the player who made it; a card's is the card's rule, or
+the table's at turn starts where a score is within ``table_within`` of the
+target: the card until then, ``farkle advise`` after) and the table's
+elsewhere
 (recorded from the table's own turn DP, :class:`solver.multi_kernel.NodeMix`,
 its mixed decisions included).
 The equations have the solver's structure: levels from the top down, and
@@ -206,9 +208,10 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                 offered = offer(rules, n)
                 i = take_index(seats, take_row, bank_slot, after) if offered > 0 else -1
                 if i >= 0:
+                    taker = after // seats.lead
+                    leader_score = leader_of(seats, scores, after)[1]
                     if after_o == 0 and mode == DUEL:
                         # D takes over by the duel model: against the banker.
-                        taker = after // seats.lead
                         pair = taker * seats.P + p1_after
                         j = take_index(duel_seats, take_row, bank_slot, pair)
                         takes = policies.duel_take[j, t, offered - 1, 0] \
@@ -216,11 +219,8 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                     elif after_o == 0 and mode == MODEL:
                         takes = evaluation.model_R[i, t, offered - 1] \
                             > evaluation.model_fresh[i] + EPS
-                    elif after_o == 0 and mode == CARD and max(
-                            scores[after // seats.lead],
-                            leader_of(seats, scores, after)[1]) < table_from:
-                        leader_score = leader_of(seats, scores, after)[1]
-                        taker = after // seats.lead
+                    elif after_o == 0 and mode == CARD \
+                            and max(scores[taker], leader_score) < table_from:
                         takes = card_takes(card, rules, crossed[taker], scores[taker],
                                            leader_score, t, offered)
                     else:
