@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import farkle, script
+from conftest import farkle
 from solver import card_fit
 from solver.card_record import Card
 from solver.card_sheet import card_for, stored_cards
@@ -98,11 +98,11 @@ def test_the_n_player_simulator_refuses_a_card_in_one_line():
 
 
 def test_a_card_fitted_at_a_table_of_three_is_a_local_best_there():
-    """``measure_card_players.py --fit`` runs the cards' search (solver.card_fit) with the
-    N-player evaluation: what it returns is its card's exact loss with
-    three (one third less the card's mean chance) and no move the search
-    tries from it gives up less (Pig to 30, the bank threshold, from a
-    start that gives up 0.08 more)."""
+    """``measure_card_players.py --fit`` runs the cards' search
+    (``solver.card_fit``) with the N-player evaluation: what it returns is
+    its card's exact loss with three (one third less the card's mean
+    chance) and no move the search tries from it gives up less (Pig to 30,
+    the bank threshold, from a start that gives up 0.08 more)."""
     rules = get_rules("pig", 30)
     three = solve_players(rules, 3)
     start = Card(rules.name, (11,))
