@@ -209,7 +209,13 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                 i = take_index(seats, take_row, bank_slot, after) if offered > 0 else -1
                 if i >= 0:
                     taker = after // seats.lead
-                    leader_score = leader_of(seats, scores, after)[1]
+                    # A card's player takes by the card, but near the end
+                    # asks the table: the leader is read only for a card.
+                    by_card = after_o == 0 and mode == CARD
+                    leader_score = 0
+                    if by_card:
+                        leader_score = leader_of(seats, scores, after)[1]
+                        by_card = max(scores[taker], leader_score) < table_from
                     if after_o == 0 and mode == DUEL:
                         # D takes over by the duel model: against the banker.
                         pair = taker * seats.P + p1_after
@@ -219,8 +225,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                     elif after_o == 0 and mode == MODEL:
                         takes = evaluation.model_R[i, t, offered - 1] \
                             > evaluation.model_fresh[i] + EPS
-                    elif after_o == 0 and mode == CARD \
-                            and max(scores[taker], leader_score) < table_from:
+                    elif by_card:
                         takes = card_takes(card, rules, crossed[taker], scores[taker],
                                            leader_score, t, offered)
                     else:
