@@ -297,7 +297,9 @@ def cmd_tables(args):
         _print_json(rows)
         return
     for row in rows:
-        if row["status"] == "missing":
+        if row["status"] == "card only":
+            print(f"{row['game']:<24} no table; its card is kept")
+        elif row["status"] == "missing":
             print(f"{row['game']:<24} missing: {row['command']} (about "
                   f"{_duration(row['estimated_seconds'])}, "
                   f"{_megabytes(row['estimated_bytes'])})")
@@ -306,6 +308,10 @@ def cmd_tables(args):
         else:
             print(f"{row['game']:<24} {_megabytes(row['bytes']):>10}  {row['where']:<7} "
                   f"{row['path']}")
+        if "card" in row:
+            loss = row["card"]["loss"]
+            given_up = "unreadable" if loss is None else f"gives up {100 * loss:.2f} points"
+            print(f"{'':<24} a strategy card fitted here ({given_up}): {row['card']['path']}")
 
 
 def cmd_info(args):

@@ -164,7 +164,10 @@ def list_tables() -> list[dict]:
     """Every game of the program and every other table in the user's
     directory: where its table is (``user`` or ``package``), its size and
     rules; or that it is missing, with the command and the estimated time
-    and size to make it (``farkle tables``)."""
+    and size to make it (``farkle tables``). A strategy card fitted here
+    (``farkle card ... --fit``, kept beside its table as ``NAME.card.json``)
+    is the row's ``card``: its file and loss; a card whose table was
+    removed is a row of its own (status ``card only``)."""
     from .rules import GAMES
     from .solve import estimated_solve_seconds, estimated_table_bytes
     rows, seen = [], set()
@@ -182,7 +185,35 @@ def list_tables() -> list[dict]:
         for path in sorted(user_dir().glob("*.h5")):
             if path.resolve() not in seen:
                 rows.append(_present(path.stem, path))
+        for path in sorted(user_dir().glob("*" + CARD_SUFFIX)):
+            if not path.with_name(path.name.removesuffix(CARD_SUFFIX) + ".h5").exists():
+                rows.append({"game": path.name.removesuffix(CARD_SUFFIX),
+                             "status": "card only", "path": None})
+    for row in rows:
+        card = _fitted_card(Path(row["path"]) if row["path"] else
+                            user_dir() / (row["game"] + ".h5"))
+        if card is not None:
+            row["card"] = card
     return rows
+
+
+CARD_SUFFIX = ".card.json"
+"""A card fitted here sits beside its table: ``NAME.h5``, ``NAME.card.json``
+(:mod:`solver.card_store` writes it)."""
+
+
+def _fitted_card(table: Path) -> dict | None:
+    """The card fitted here beside ``table``: its file and loss (points of
+    a win given up, 0 to 1), or None; a file that cannot be read is listed
+    with ``loss`` None (``farkle card`` says what is wrong with it)."""
+    path = table.with_name(table.stem + CARD_SUFFIX)
+    if not path.is_file():
+        return None
+    try:
+        loss = float(json.loads(path.read_text())["loss"])
+    except (ValueError, KeyError, TypeError):
+        loss = None
+    return {"path": str(path), "loss": loss}
 
 
 def _present(game: str, path: Path) -> dict:
@@ -201,10 +232,13 @@ def _present(game: str, path: Path) -> dict:
 
 def remove_table(name: str) -> Path:
     """Delete the user's table of game ``name`` (its default table) or the
-    file ``name`` / ``name.h5`` in the user's directory. Committed tables
-    belong to the package and are not removed."""
+    file ``name`` / ``name.h5`` in the user's directory (a card fitted here
+    is removed by its file name, ``NAME.card.json``; removing a table keeps
+    its card). Committed tables belong to the package and are not
+    removed."""
     from .rules import GAMES
-    candidates = [user_dir() / (name if name.endswith(".h5") else f"{name}.h5")]
+    named = name.endswith(".h5") or name.endswith(CARD_SUFFIX)
+    candidates = [user_dir() / (name if named else f"{name}.h5")]
     if name in GAMES:
         candidates.insert(0, user_table_path(GAMES[name]))
     for path in candidates:

@@ -126,6 +126,35 @@ def test_an_edited_house_file_refuses_its_old_card(maison, tmp_path):
     assert "Never bank below 350 before you enter" in refitted.stdout
 
 
+def test_farkle_tables_lists_the_card_fitted_here_and_removes_it(maison, tmp_path):
+    """``farkle tables`` names the card beside the house table with the
+    loss ``farkle card`` prints; ``--remove`` of the table keeps the card
+    (listed on its own), ``--remove NAME.card.json`` takes it away, and
+    ``farkle card --rules`` then says there is none."""
+    import shutil
+    rules_file, shared, _ = maison
+    env = {**os.environ, "FARKLE_TABLES": str(tmp_path / "tables")}
+    shutil.copytree(shared["FARKLE_TABLES"], env["FARKLE_TABLES"])
+    printed = run(env, "card", "--rules", rules_file, check=0).stdout.splitlines()[0]
+    rows = {row["game"]: row for row in json.loads(run(env, "tables", "--json",
+                                                       check=0).stdout)}
+    kept = tmp_path / "tables" / "maison-1000.card.json"
+    assert rows["maison-1000"]["card"]["path"] == str(kept)
+    assert f"gives up {100 * rows['maison-1000']['card']['loss']:.2f} points" in printed
+    assert "card" not in rows["cinq-mille"]
+    listing = run(env, "tables", check=0).stdout
+    assert f"a strategy card fitted here (gives up " in listing and str(kept) in listing
+    run(env, "tables", "--remove", "maison-1000", check=0)
+    rows = {row["game"]: row for row in json.loads(run(env, "tables", "--json",
+                                                       check=0).stdout)}
+    assert rows["maison-1000"]["status"] == "card only"
+    assert rows["maison-1000"]["card"]["path"] == str(kept)
+    run(env, "tables", "--remove", kept.name, check=0)
+    assert not kept.exists()
+    out = run(env, "card", "--rules", rules_file)
+    assert out.returncode == 2 and "no strategy card for maison to 1,000 yet" in out.stderr
+
+
 def test_fit_is_refused_where_the_program_stores_the_card(tmp_path):
     env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
     out = run(env, "card", "pig", "--fit")
