@@ -245,7 +245,8 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
 def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evaluation, a_rows,
                plans, mode, card, crossed, table_from):
     """Every pair ``(o, node)`` of block ``b``: record the decisions (in
-    ``plans``, two per node, their ``bank_q`` and ``keep_q`` -1), then
+    ``plans``, two per node, their ``bank_q`` and ``keep_q`` -1; a card's
+    plan once for the nodes it reads alike), then
     solve the block's linear system exactly; returns the largest change of
     ``U``. ``mode`` says what D plays (TABLE: a check, D's chance is then
     the table's; DUEL; MODEL, the turn DP over ``policies.model_V``; CARD,
@@ -281,12 +282,16 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     path = np.empty(pairs, dtype=np.int64)
     rows = np.empty(k, dtype=np.int64)
     by_card = np.zeros(k, dtype=np.bool_)
+    own_slot = 2 * np.arange(k) + 1
+    card_reads = np.empty((k, 3), dtype=np.int64)
+    plan_rows = np.empty(k, dtype=np.int64)
     for i in range(k):
         node = blocks.node[n0 + i]
         p1 = node // seats.lead
         rest = node % seats.lead
         take_row_i = take_index(seats, moves.take_row, moves.bank_slot, node)
         rows[i] = target if take_row_i >= 0 else target - moves.score[p1]
+        plan_rows[i] = rows[i]
         # The table's decisions: its own turn DP, recorded.
         table_plan = _plan(plans, 2 * i)
         _table_plan(policies, node, table_plan, False)
@@ -298,8 +303,16 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         own_plan = _plan(plans, 2 * i + 1)
         by_card[i] = mode == CARD and max(moves.score[p1], best) < table_from
         if by_card[i]:
-            card_plan(card, rules, dice, moves.score[p1], best, crossed[p1], rows[i],
-                      own_plan)
+            # The card reads only the mover's score and crosses and the
+            # leader's score: the nodes of a block that differ in nothing
+            # else (their previous scores, the others' crosses) share one
+            # plan, made once for the most turn totals any of them needs.
+            card_reads[i] = (moves.score[p1], best, crossed[p1])
+            for h in range(i):      # the first alike makes the plan
+                if by_card[h] and np.all(card_reads[h] == card_reads[i]):
+                    own_slot[i] = own_slot[h]
+                    plan_rows[h] = max(plan_rows[h], rows[i])
+                    break
         elif mode == DUEL:
             pair = p1 * seats.P + leader
             rotate_into(Z_duel, policies.duel_V[leader * seats.P + moves.zero_next[p1]], 2)
@@ -319,6 +332,10 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             s = blocks.succ_local[n0 + i]
             if s >= 0:
                 succ[j] = ((o - 1) % N) * k + s
+    for i in range(k):
+        if by_card[i] and own_slot[i] == 2 * i + 1:
+            card_plan(card, rules, dice, card_reads[i, 0], card_reads[i, 1], card_reads[i, 2],
+                      plan_rows[i], _plan(plans, own_slot[i]))
     for sweep in range(2):
         for i in range(k):
             node = blocks.node[n0 + i]
@@ -330,7 +347,7 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
             for o in range(N):
                 j = o * k + i
                 own = o == 0 and mode != TABLE and (mode != CARD or by_card[i])
-                plan = _plan(plans, 2 * i + 1 if own else 2 * i)
+                plan = _plan(plans, own_slot[i] if own else 2 * i)
                 Z = x[succ[j]] if succ[j] >= 0 else U[(o - 1) % N, zero_node]
                 if sweep == 0:
                     Z = 0.0 if succ[j] >= 0 else Z
