@@ -28,7 +28,7 @@ The same decisions, kept (``visits``), price any other card: its regret at
 them, ``regret_of``, is the first-order estimate of its loss (the same sum
 over the first card's games, not its own). It is exact for the card that
 played them and near it for a card that changes few of their decisions;
-a search over cards (``scripts/screen_cards.py``) moves fields by it,
+a search over cards (:mod:`solver.card_screen`) moves fields by it,
 plays the new card's games again, and leaves the last word to the exact
 evaluation. The decisions are packed once into arrays (:class:`Decisions`)
 and the card chooses at all of them in one compiled loop

@@ -15,6 +15,13 @@ game's, its fields the game has no use for set back to their defaults:
 :func:`adopted`); a card fitted here before for the same rules starts it
 too, so fitting again only improves it.
 
+Where an exact evaluation takes minutes (the falls of dix-mille), a
+round of that search takes days; with ``sampled`` games the starts are
+ranked and the moves scored over sampled decisions instead
+(:mod:`solver.card_screen`), and only the card it ends with and its start
+are evaluated exactly: the better of them is kept, unless the card
+fitted here before gives up less.
+
 The card is written beside the table, as
 ``NAME[-TARGET][-Nplayers].card.json`` in the user's table directory,
 with the rules it was fitted for (a house file edited since is refused, as
@@ -123,33 +130,29 @@ def seat_values_for(solution):
 
 
 def fit_card(solution, rounds: int, command: str, log=lambda text: None,
-             progress=None) -> dict:
+             progress=None, sampled: int | None = None) -> dict:
     """Fit a card to ``solution``'s table and keep it (module docstring):
     its entry, as :func:`user_card` reads it. ``log(text)`` hears each
     start's loss and the end's; ``progress(FitStep)`` each move tried
-    (after each improvement the card is written)."""
+    (after each improvement the card is written). With ``sampled`` games
+    (two players), the starts are ranked and the moves scored over sampled
+    decisions (:mod:`solver.card_screen`, ``rounds`` plays), and the card
+    it ends with and its start are then evaluated exactly: the better is
+    kept."""
     import time
     rules, players = solution.rules, solution_players(solution)
-    seat_values = seat_values_for(solution)
+    if sampled is not None and players != 2:
+        raise ValueError("a sampled search fits a two-player card")
     started = time.perf_counter()
-    best = None
     cards = starts(solution)
-    for index, (label, card) in enumerate(cards.items()):
-        before = time.perf_counter()
-        loss = 1 / players - float(np.mean(seat_values(solution, card)))
-        if index == min(1, len(cards) - 1):
-            # What the search will take, from an evaluation after the first
-            # (which loads the compiled kernels).
-            each, moves = time.perf_counter() - before, count_moves(rules, card)
-            log(f"each card takes about {_duration(each)} to measure; a round of the "
-                f"search measures up to {moves:,} cards (at most {_duration(each * moves)})")
-        log(f"start from {label}: gives up {100 * loss:.3f} points")
-        if best is None or loss < best[1] - 1e-9:
-            best = (label, loss, card)
-    label, _, start = best
+    label, start = (_best_sampled_start(solution, cards, log, sampled) if sampled
+                    else _best_exact_start(solution, cards, log))
     entry = {"rules": rules.to_json(), "players": players, "target": rules.target,
              "start": label, "command": command,
              "searched": fields_to_fit(rules)}
+    if sampled:
+        return _fit_sampled(solution, start, rounds, sampled, entry, started, log)
+    seat_values = seat_values_for(solution)
 
     def keep(card, loss, seats, evaluations):
         entry.update({"card": card.to_dict(), "loss": loss,
@@ -170,6 +173,84 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
         # What the rules people use give up beside it, as for the stored cards.
         entry["simple"] = measure_simple(solution, card, 1e-12)
         _write(rules, players, entry)
+    return entry
+
+
+def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card]:
+    """The start that gives up least, by exact evaluations; the log first
+    says what a round of the search will take."""
+    import time
+    rules, players = solution.rules, solution_players(solution)
+    seat_values = seat_values_for(solution)
+    best = None
+    for index, (label, card) in enumerate(cards.items()):
+        before = time.perf_counter()
+        loss = 1 / players - float(np.mean(seat_values(solution, card)))
+        if index == min(1, len(cards) - 1):
+            # What the search will take, from an evaluation after the first
+            # (which loads the compiled kernels).
+            each, moves = time.perf_counter() - before, count_moves(rules, card)
+            log(f"each card takes about {_duration(each)} to measure; a round of the "
+                f"search measures up to {moves:,} cards (at most {_duration(each * moves)})"
+                + (f"; --sampled {SAMPLED_GAMES} scores its moves over sampled games, far "
+                   f"sooner" if players == 2 and each * moves > 3600 else ""))
+        log(f"start from {label}: gives up {100 * loss:.3f} points")
+        if best is None or loss < best[1] - 1e-9:
+            best = (label, loss, card)
+    return best[0], best[2]
+
+
+SAMPLED_GAMES = 4000
+"""The games a sampled search plays, suggested where an exact round takes
+over an hour (the stored dix-mille cards' screens played 4,000 to 8,000)."""
+
+
+def _best_sampled_start(solution, cards: dict, log, sampled: int) -> tuple[str, Card]:
+    """The start that gives up least over the same ``sampled`` games (one
+    seed: each start meets the same dice)."""
+    from .card_regret import card_regret
+    best = None
+    for label, card in cards.items():
+        loss, error = card_regret(solution, card, sampled, 1).loss()
+        log(f"start from {label}: gives up {100 * loss:.3f} ± {100 * error:.3f} points over "
+            f"{sampled:,} sampled games")
+        if best is None or loss < best[1]:
+            best = (label, loss, card)
+    return best[0], best[2]
+
+
+def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, started: float,
+                 log) -> dict:
+    """The sampled search from ``start``, then the exact last word: the
+    better of the card it ends with and its start, kept."""
+    import time
+    from .card_screen import screen
+    from .seat_value import card_seat_values
+    rules = solution.rules
+    card = screen(solution, start, fields_to_fit(rules), games, plays, say=log)
+    log("measuring the card exactly" + (" and its start" if card != start else ""))
+    before_exact = time.perf_counter()
+    measured = [(card, card_seat_values(solution, card))]
+    if card != start:
+        measured.append((start, card_seat_values(solution, start)))
+    each = (time.perf_counter() - before_exact) / len(measured)
+    losses = [0.5 - float(np.mean(values)) for _, values in measured]
+    kept = int(np.argmin(losses))
+    (card, seats), loss = measured[kept], losses[kept]
+    log(f"the search's card gives up {100 * losses[0]:.3f} points" +
+        (f", its start {100 * losses[1]:.3f}" if len(losses) > 1 else "") +
+        f" (each measured in {_duration(each)}); kept: {('the search', 'its start')[kept]}")
+    before = user_card(rules, 2, refuse_other_rules=False)
+    if before is not None and before["loss"] <= loss:
+        log(f"the card fitted here before gives up less ({100 * before['loss']:.3f} points): "
+            f"it is kept")
+        return before
+    # The simple rules are not measured here: three more exact evaluations,
+    # each as slow as the two above.
+    entry.update({"card": card.to_dict(), "loss": loss, "seats": [float(v) for v in seats],
+                  "evaluations": len(measured), "sampled": games, "plays": plays,
+                  "seconds": time.perf_counter() - started})
+    _write(rules, 2, entry)
     return entry
 
 

@@ -121,7 +121,11 @@ def build_parser() -> Parser:
                    "target or a table of more players); Ctrl-C keeps the best card so far")
     p.add_argument("--rounds", type=int, default=1, metavar="R",
                    help="with --fit: rounds of the search, each moving every field once "
-                   "(default 1; more gain a little more)")
+                   "(default 1; more gain a little more); with --sampled, its plays")
+    p.add_argument("--sampled", type=int, metavar="N",
+                   help="with --fit (two players): score the search's moves over N sampled "
+                   "games, not by exact evaluations (where one takes minutes: dix-mille); "
+                   "the card it ends with is measured exactly")
     p.add_argument("--table", type=Path, metavar="FILE",
                    help="with --fit: the table to fit to (default: the game's own)")
     solve_option(p)

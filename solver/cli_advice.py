@@ -164,8 +164,8 @@ def cmd_card(args):
         interrupted = _fit_card(args, rules)
         if interrupted:
             return interrupted
-    elif args.table is not None or args.rounds != 1:
-        raise UsageError("--table and --rounds go with --fit")
+    elif args.table is not None or args.rounds != 1 or args.sampled is not None:
+        raise UsageError("--table, --rounds and --sampled go with --fit")
     found = find_card(rules, args.players)
     card, loss = found.card, found.loss
     notes = []
@@ -173,8 +173,12 @@ def cmd_card(args):
         notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
                      f"{rules.target:,}")
     if found.fitted_here is not None:
-        notes.append(f"fitted on this machine from {loss['start']}, {loss['evaluations']} "
-                     f"evaluations; kept in {found.fitted_here}")
+        plays = loss.get("plays", 1)
+        how = (f"{plays} play{'s' * (plays != 1)} of {loss['sampled']:,} sampled games"
+               if "sampled" in loss
+               else f"{loss['evaluations']} evaluations")
+        notes.append(f"fitted on this machine from {loss['start']}, {how}; kept in "
+                     f"{found.fitted_here}")
     two_player_card = (loss_with_players(rules, args.players)
                        if args.players > 2 and found.fitted_here is None else None)
     # The printed card's loss with this many players: the fitted card's, or
@@ -219,6 +223,11 @@ def _fit_card(args, rules) -> int:
     from .card_store import card_path, fit_card
     if args.rounds < 1:
         raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
+    if args.sampled is not None and args.sampled < 100:
+        raise UsageError(f"--sampled takes 100 games or more, not {args.sampled}")
+    if args.sampled is not None and args.players != 2:
+        raise UsageError("--sampled fits a two-player card; a table of more players is "
+                         "fitted by exact evaluations")
     if stored_card(rules, args.players) is not None:
         raise UsageError(f"{rules.name} has a stored card for {args.players} players, fitted "
                          "with the program (scripts/fit_cards.py); --fit is for a house "
@@ -227,9 +236,12 @@ def _fit_card(args, rules) -> int:
     game = f"--rules {args.rules}" if args.rules is not None else rules.name
     command = (f"farkle card {game}" + (f" --target {rules.target}" if args.target else "")
                + (f" --players {args.players}" if args.players != 2 else "")
-               + " --fit" + (f" --rounds {args.rounds}" if args.rounds != 1 else ""))
+               + " --fit" + (f" --rounds {args.rounds}" if args.rounds != 1 else "")
+               + (f" --sampled {args.sampled}" if args.sampled else ""))
     print(f"farkle: fitting a card for {rules.name} to {rules.target:,} with {args.players} "
-          f"players; Ctrl-C keeps the best card so far", file=sys.stderr)
+          f"players; " + (f"its moves scored over {args.sampled:,} sampled games, the card "
+                          f"kept once measured exactly" if args.sampled else
+                          "Ctrl-C keeps the best card so far"), file=sys.stderr)
     bar, round_ = None, 0
 
     def progress(at):
@@ -250,14 +262,17 @@ def _fit_card(args, rules) -> int:
         else:
             bar.write(f"farkle: {text}", file=sys.stderr)
     try:
-        fit_card(solution, args.rounds, command, log, progress)
+        fit_card(solution, args.rounds, command, log, None if args.sampled else progress,
+                 args.sampled)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()         # its line cleared before ours (closing again is harmless)
         path = card_path(rules, args.players)
-        print("farkle: interrupted; " + (f"the best card so far is kept in {path}"
-                                         if path.exists() else "no card was kept"),
-              file=sys.stderr)
+        # A sampled search keeps its card only once it is measured exactly.
+        kept = "the card fitted before is kept" if args.sampled else \
+            "the best card so far is kept"
+        print("farkle: interrupted; " + (f"{kept} in {path}" if path.exists()
+                                         else "no card was kept"), file=sys.stderr)
         return 130
     finally:
         if bar is not None:

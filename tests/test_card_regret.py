@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import script
-from solver import card_fit
+from solver import card_fit, card_screen
 from solver.card_record import Card
 from solver.card_regret import card_regret, regret_of
 from solver.rules import get_rules
@@ -276,11 +276,11 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
 
 
 def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
-    """``screen_cards.py --check-seed``: a move is taken only where the
-    first-order estimate drops over the decisions of both sets of games;
-    from a poor card (bank at 300 with any dice) the search gains over
-    each set."""
-    screen_cards = script("screen_cards")
+    """The sampled search (``solver.card_screen``, run by ``screen_cards.py
+    --check-seed`` and ``farkle card --fit --sampled``): a move is taken
+    only where the first-order estimate drops over the decisions of both
+    sets of games; from a poor card (bank at 300 with any dice) the search
+    gains over each set."""
     solution = cinq1500
     start = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
     games = 300
@@ -290,23 +290,23 @@ def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
         card_regret(solution, start, games, seed, visits)
         sets.append(visits)
     names = ["bank1", "bank2", "bank3", "bank4", "bank5", "left1", "left4", "left5"]
-    searched, estimate = screen_cards.search(solution, start, names, games, sets,
-                                              lambda text: None)
+    searched, estimate = card_screen.search(solution, start, names, games, sets,
+                                            lambda text: None)
     before = [regret_of(solution, start, visits, games) for visits in sets]
     after = [regret_of(solution, searched, visits, games) for visits in sets]
     assert searched != start
     assert estimate == pytest.approx(after[0], abs=1e-12)
-    assert after[0] < before[0] - screen_cards.MIN_GAIN
+    assert after[0] < before[0] - card_screen.MIN_GAIN
     assert after[1] < before[1]
     # A check where every gain is a loss: the same decisions, each choice's
     # value negated (a bank or a roll: what one gains, the other loses).
     # The bank rows move nothing then; unchecked, they move.
     banks = names[:5]
     mirrored = [visit._replace(values=tuple(-v for v in visit.values)) for visit in sets[0]]
-    unchecked, _ = screen_cards.search(solution, start, banks, games, sets[:1],
-                                       lambda text: None)
-    checked, _ = screen_cards.search(solution, start, banks, games, [sets[0], mirrored],
-                                     lambda text: None)
+    unchecked, _ = card_screen.search(solution, start, banks, games, sets[:1],
+                                      lambda text: None)
+    checked, _ = card_screen.search(solution, start, banks, games, [sets[0], mirrored],
+                                    lambda text: None)
     assert unchecked != start and checked == start
 
 

@@ -17,6 +17,7 @@ import pytest
 from solver.card_record import Card
 from solver.card_store import adopted, card_path, starts
 from solver.house_rules import load_house_rules
+from solver.rules import get_rules
 from solver.seat_value import card_seat_values, card_seat_values_n
 from solver.tables import default_path, read_table
 
@@ -155,6 +156,37 @@ def test_farkle_tables_lists_the_card_fitted_here_and_removes_it(maison, tmp_pat
     assert out.returncode == 2 and "no strategy card for maison to 1,000 yet" in out.stderr
 
 
+def test_a_sampled_fit_keeps_a_card_measured_exactly(tmp_path, monkeypatch):
+    """``farkle card dix-mille --target 1000 --fit --sampled 400`` (a game
+    with falls, where an exact evaluation at 10,000 takes many minutes):
+    the starts ranked and the moves scored over sampled games, the card it
+    ends with measured exactly. Its printed and stored loss is the exact
+    evaluation recomputed here, no worse than its start's (measured
+    here too). ``--sampled`` is refused without ``--fit`` and for a table
+    of three, in one line."""
+    env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
+    fitted = run(env, "card", "dix-mille", "--target", "1000", "--fit", "--sampled", "400",
+                 "--solve", check=0)
+    assert "over 400 sampled games" in fitted.stderr
+    assert "measuring the card exactly" in fitted.stderr
+    assert fitted.stdout.startswith("dix-mille: strategy card (two players); gives up ")
+    assert "1 play of 400 sampled games; kept in " in fitted.stdout
+    data = json.loads(run(env, "card", "dix-mille", "--target", "1000", "--json",
+                          check=0).stdout)
+    rules = get_rules("dix-mille", 1000)
+    monkeypatch.setenv("FARKLE_TABLES", str(tmp_path))
+    table = read_table(default_path(rules), rules, lazy_take=False)
+    seats = card_seat_values(table, Card.from_dict(data["card"]))
+    assert data["loss"]["loss"] == pytest.approx(0.5 - seats.mean(), abs=1e-12)
+    assert f"gives up {100 * data['loss']['loss']:.2f} points" in fitted.stdout
+    start = starts(table)[data["loss"]["start"]]
+    assert data["loss"]["loss"] <= 0.5 - card_seat_values(table, start).mean() + 1e-12
+    for extra in (("--sampled", "400"), ("--players", "3", "--fit", "--sampled", "400")):
+        out = run(env, "card", "pig", "--target", "30", *extra)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert "--sampled" in out.stderr
+
+
 def test_fit_is_refused_where_the_program_stores_the_card(tmp_path):
     env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
     out = run(env, "card", "pig", "--fit")
@@ -204,7 +236,6 @@ def test_a_card_fitted_for_a_table_of_three(tmp_path, monkeypatch):
     three, its loss one third less its mean chance there, recomputed here;
     the bots of ``farkle play --players 3`` hold it (``card_for``)."""
     from solver.card_sheet import card_for
-    from solver.rules import get_rules
     env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
     fitted = run(env, "card", "pig", "--target", "30", "--players", "3", "--fit", "--solve",
                  check=0)
@@ -234,7 +265,6 @@ def test_a_foreign_card_is_adopted_without_the_rules_its_game_lacks():
     (cinq-mille-exact's no bank below 750 before entering, in a game that
     opens at 500: below 500)."""
     from solver.card_sheet import stored_cards
-    from solver.rules import get_rules
     rules = get_rules("cinq-mille")
     dix = get_rules("dix-mille-free-keep")
     foreign = Card.from_dict(stored_cards()["dix-mille-free-keep"]["card"])
