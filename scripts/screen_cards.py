@@ -3,7 +3,7 @@
     python scripts/screen_cards.py GAME [--games N] [--plays P] [--fields NAMES]
                                    [--set NAME=VALUE,...] [--seed S] [--check-seed C]
 
-Where one exact evaluation takes twenty minutes (dix-mille), a coordinate
+Where one exact evaluation takes 43 minutes (dix-mille), a coordinate
 search over exact evaluations (``scripts/fit_cards.py``) cannot run at the
 game's own target. This one is :mod:`solver.card_screen`'s (``farkle card
 --fit --sampled`` runs it for a house game) from the game's stored card,

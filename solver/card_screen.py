@@ -1,8 +1,8 @@
 """A card's search over sampled decisions: where an exact evaluation is slow.
 
 The coordinate search of :mod:`solver.card_fit` scores every move by an
-exact evaluation: a second or two at cinq-mille, twenty minutes at
-dix-mille (its falls take a dozen sweeps). This search scores a move by
+exact evaluation: a second or two at cinq-mille, 9 minutes at dix-mille
+to 5,000 and 43 at 10,000 (its falls take a dozen sweeps). This search scores a move by
 its first-order estimate instead (:mod:`solver.card_regret`): the card
 plays ``games`` games against the table, every decision it met is kept
 with the table's value of each choice there, and another card ``c`` is
@@ -11,7 +11,7 @@ priced by its regret at those decisions,
     loss(c) ~ (1 / games) * sum over the decisions d met of regret_c(d),
 
 exact for the card that played and near it for a card that changes few of
-its decisions (a fraction of a second, not twenty minutes). A field moves
+its decisions (a fraction of a second, not minutes). A field moves
 (by :func:`solver.card_fit.candidates`' steps) while the estimate drops by
 more than ``MIN_GAIN`` over the games of the first seed and drops over
 those of the second too (a move that only fits the first set's dice is not
