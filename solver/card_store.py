@@ -47,9 +47,8 @@ from .rules import Rules
 def card_path(rules: Rules, players: int = 2) -> Path:
     """Where the card fitted here for ``rules`` and ``players`` is kept:
     beside the table the user makes for them."""
-    from .tables import CARD_SUFFIX, user_table_path
-    table = user_table_path(rules, players=players)
-    return table.with_name(table.stem + CARD_SUFFIX)
+    from .tables import card_beside, user_table_path
+    return card_beside(user_table_path(rules, players=players))
 
 
 def user_card(rules: Rules, players: int = 2, refuse_other_rules: bool = True) -> dict | None:

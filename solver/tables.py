@@ -185,30 +185,31 @@ def list_tables() -> list[dict]:
         for path in sorted(user_dir().glob("*.h5")):
             if path.resolve() not in seen:
                 rows.append(_present(path.stem, path))
-        for path in sorted(user_dir().glob("*" + CARD_SUFFIX)):
-            if not path.with_name(path.name.removesuffix(CARD_SUFFIX) + ".h5").exists():
-                rows.append({"game": path.name.removesuffix(CARD_SUFFIX),
-                             "status": "card only", "path": None})
+        for card in sorted(user_dir().glob("*" + CARD_SUFFIX)):
+            name = card.name.removesuffix(CARD_SUFFIX)
+            if not (user_dir() / f"{name}.h5").exists():
+                rows.append({"game": name, "status": "card only", "path": None,
+                             "card": _card_row(card)})
     for row in rows:
-        card = _fitted_card(Path(row["path"]) if row["path"] else
-                            user_dir() / (row["game"] + ".h5"))
-        if card is not None:
-            row["card"] = card
+        if row["status"] not in ("missing", "card only") and \
+                (card := card_beside(Path(row["path"]))).is_file():
+            row["card"] = _card_row(card)
     return rows
 
 
 CARD_SUFFIX = ".card.json"
-"""A card fitted here sits beside its table: ``NAME.h5``, ``NAME.card.json``
-(:mod:`solver.card_store` writes it)."""
 
 
-def _fitted_card(table: Path) -> dict | None:
-    """The card fitted here beside ``table``: its file and loss (points of
-    a win given up, 0 to 1), or None; a file that cannot be read is listed
-    with ``loss`` None (``farkle card`` says what is wrong with it)."""
-    path = table.with_name(table.stem + CARD_SUFFIX)
-    if not path.is_file():
-        return None
+def card_beside(table: Path) -> Path:
+    """Where a card fitted here for ``table``'s game is kept: beside it,
+    ``NAME.card.json`` for ``NAME.h5`` (:mod:`solver.card_store` writes it)."""
+    return table.with_name(table.stem + CARD_SUFFIX)
+
+
+def _card_row(path: Path) -> dict:
+    """A card file as ``farkle tables`` lists it: its path and loss
+    (points of a win given up, 0 to 1); a file that cannot be read is
+    listed with ``loss`` None (``farkle card`` says what is wrong with it)."""
     try:
         loss = float(json.loads(path.read_text())["loss"])
     except (ValueError, KeyError, TypeError):
