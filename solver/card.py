@@ -106,7 +106,7 @@ offered (where set). Where the rules forbid a bank
 which every keep overshoots.
 
 The functions below are plain Python over a :class:`CardRules` record (units)
-so that the compiled evaluation (:mod:`solver.seat_value`) wraps them with
+so that the compiled evaluation (:mod:`solver.seat_kernel`) wraps them with
 numba and the simulator's card policy calls them as they are: the card's
 rule is written once.
 """

@@ -3,7 +3,7 @@
 The card's rules are :mod:`solver.card`'s plain functions, compiled here as
 copies (:func:`solver.compiled_rules.compiled_copies`): the rule is written
 once, for the simulator and for the exact evaluation
-(:mod:`solver.seat_value`), which asks :func:`card_plan` for the card's
+(:mod:`solver.seat_kernel`), which asks :func:`card_plan` for the card's
 bank or roll at every turn total and dice in hand, and its keep of every
 roll class, and :func:`card_takes` for its take-over; and for the pricing
 of a card at decisions another card met (:func:`card_choices`, read by

@@ -397,14 +397,14 @@ def test_the_card_then_the_table_exactly_agrees_with_its_sampled_loss():
 
 
 def test_the_card_then_the_table_with_take_over_and_falls():
-    """The same at dix-mille to 1,500 (take-over, crosses and falls; the
+    """The same at dix-mille to 1,000 (take-over, crosses and falls; the
     stored card): within the whole target the card's player takes over as
     the table does too, and its chances are the table's."""
     from solver.card_sheet import card_for
-    rules = get_rules("dix-mille", 1500)
+    rules = get_rules("dix-mille", 1000)
     table = solve_game(rules)
     card = card_for(get_rules("dix-mille"))[0]
-    assert card_seat_values(table, card, table_within=1500) == pytest.approx(
+    assert card_seat_values(table, card, table_within=1000) == pytest.approx(
         card_seat_values(table, None), abs=1e-12)
     assert 0.5 - card_seat_values(table, card, table_within=500).mean() < \
         0.5 - card_seat_values(table, card).mean()

@@ -49,7 +49,7 @@ CASES = {
         get_rules("dix-mille"), crosses=0).with_target(1000),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
-    "dix-mille-1000": lambda: get_rules("dix-mille", 1000),
+    "dix-mille-850": lambda: get_rules("dix-mille", 850),
     "dix-mille-free-keep-700": lambda: get_rules("dix-mille-free-keep", 700),
 }
 TAKEOVER = [c for c in CASES if CASES[c]().has_takeover]
@@ -129,7 +129,7 @@ def test_the_takeover_cases_have_takers():
     """The two take-over games built as data really let some player take over."""
     assert TAKEOVER == ["quinze-mille-takeover500-2000",
                         "quinze-mille-free-keep-takeover500-2000", "dix-mille-nocross-1000",
-                        "dix-mille-700", "dix-mille-1000", "dix-mille-free-keep-700"]
+                        "dix-mille-700", "dix-mille-850", "dix-mille-free-keep-700"]
     for case in TAKEOVER:
         assert (fast(case).take_row >= 0).any()
 
@@ -139,7 +139,7 @@ def test_exact_memory_keeps_one_offer_per_banked_state():
     only, of its score minus the previous one (rule 4's memory): the
     take-over values keep one turn total per banked state, not one per
     turn total below the target."""
-    sol = fast("dix-mille-1000")
+    sol = fast("dix-mille-850")
     first, rows = sol.space.offers
     banked = np.flatnonzero(sol.space.bank_slot >= 0)
     assert rows == 1 and sol.take_values.shape[2] == 1
