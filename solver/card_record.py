@@ -344,6 +344,71 @@ class Card:
                                    home_within=self.home_within if home else 0,
                                    late_worth=late, late_from=self.late_from if late else 0)
 
+    def at_target(self, rules: Rules) -> "Card":
+        """The card as it plays to ``rules``' target: a condition that no
+        score short of the target meets is dropped, one that every score
+        meets is folded into the rule it selects (the chase row becomes
+        the bank row). It makes the same decisions (a test evaluates both)
+        and reads as a person would say it there: a card fitted to 10,000
+        and shown for a game to 1,000 no longer says "within 4,300 of
+        1,000". Scores and turn totals are short of the target, so a gap
+        is at most the target less a unit and a distance to go at most the
+        target."""
+        u, target_units = rules.unit, rules.target_units
+
+        def units(points):       # as :meth:`compiled` rounds a threshold
+            return -(-points // u)
+
+        def always_within(points):      # target - score <= points, any score
+            return points > 0 and units(points) >= target_units
+
+        def never_ahead_by(points):     # other - score >= points, no scores
+            return units(points) > target_units - 1
+        card, change = self, {}
+        if self.chase_behind and never_ahead_by(self.chase_behind):
+            change["chase_behind"] = 0
+        if self.lead_offer_behind and (never_ahead_by(self.lead_offer_behind)
+                                       or units(self.lead_offer_far) >= target_units):
+            change.update(lead_offer_behind=0, lead_offer_from=0, lead_offer_to=0,
+                          lead_offer_far=0)
+        if self.take_one_behind and never_ahead_by(self.take_one_behind_by):
+            change.update(take_one_behind=0, take_one_behind_by=0, take_one_behind_within=0)
+        elif always_within(self.take_one_behind_within):
+            change["take_one_behind_within"] = 0
+        if self.leave_unless and units(self.leave_unless) >= target_units:
+            change["leave_unless"] = 0      # every turn total is below it
+        if always_within(self.finish_yields_within):    # the finish never holds
+            change.update(finish_within=0, five_hundreds_within=0, finish_yields_within=0)
+        else:
+            # A bank leaves a unit to go or more: of 500, 1,500, ..., the
+            # largest it may leave.
+            largest = (rules.target - u - 500) // 1000 * 1000 + 500 if rules.target - u >= 500 \
+                else 0
+            if self.five_hundreds_within > largest:
+                change["five_hundreds_within"] = largest
+        card = dataclasses.replace(card, **change)
+        if always_within(card.chase_within):
+            worths = dict(left_worth=card.chase_worth, late_worth=(), late_from=0,
+                          leader_worth=()) if card.chase_worth else {}
+            lone_die = dict(take_one_at=card.take_one_chasing, take_one_behind=0,
+                            take_one_behind_by=0, take_one_behind_within=0) \
+                if card.take_one_chasing else {}
+            card = dataclasses.replace(
+                card, bank=card.chase_bank or card.bank, home_within=0, home_bank=(),
+                safe_bank=(), most_points_from=card.chase_most_points_from
+                or card.most_points_from, lead_most_points_from=0, chase_within=0,
+                chase_behind=0, **worths, **lone_die)
+        if always_within(card.home_within):     # the rows after it are unused
+            # () stands for the bank row, which changes here.
+            chase_bank = card.chase_bank or card.bank if card.chase_within or \
+                card.chase_behind else ()
+            card = dataclasses.replace(card, bank=card.home_bank or card.bank, safe_bank=(),
+                                       chase_bank=chase_bank, home_within=0, home_bank=())
+        if not (card.chase_within or card.chase_behind):
+            card = dataclasses.replace(card, chase_bank=(), chase_worth=(),
+                                       chase_most_points_from=0, take_one_chasing=0)
+        return card
+
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 

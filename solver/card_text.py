@@ -1,7 +1,10 @@
 """A strategy card as a person reads it at the table (:class:`solver.card_record.Card`).
 
 The rules of :mod:`solver.card`, in the order they apply, in words and
-whole points; only the rules the card has (a field at 0 prints nothing).
+whole points; only the rules the card has (a field at 0 prints nothing),
+as it plays at the target it is read for (:meth:`Card.at_target
+<solver.card_record.Card.at_target>`: no condition every score or no
+score there meets).
 """
 
 from __future__ import annotations
@@ -147,10 +150,13 @@ def _offer_rule(card, rules) -> str:
         return (f"exactly {within:,}" if least == within else f"{least:,} to {within:,}") + (
             f" from {target}" if target else "")
     (dice, within, least), *rest = windows
-    return (f"with {dice}, never bank if the other player, taking over, would be "
-            f"{distance(within, least, f'{rules.target:,}')}"
-            + "".join(f" (with {dice}, {distance(within, least)})"
-                      for dice, within, least in rest)
+    if least <= rules.unit and -(-within // rules.unit) >= rules.target_units:
+        first = f"with {dice}, never bank if the other player may take over"  # any offer
+    else:
+        first = (f"with {dice}, never bank if the other player, taking over, would be "
+                 f"{distance(within, least, f'{rules.target:,}')}")
+    return (first + "".join(f" (with {dice}, {distance(within, least)})"
+                            for dice, within, least in rest)
             + (f", nor {lead} if they lead by {card.lead_offer_behind:,} or more with more "
                f"than {card.lead_offer_far:,} to go" if lead else ""))
 
@@ -202,6 +208,7 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     ``players``: the table it was fitted for (with more than two, every
     "other player" of the card is the leader); ``then_table``: its loss
     when its player asks the table near the end, where measured."""
+    card = card.at_target(rules)
     lines = [f"{rules.name}: strategy card (two players)" if players == 2 else
              f"{rules.name}: strategy card ({players} players; the other player is the leader)"]
     if loss:

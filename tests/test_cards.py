@@ -344,6 +344,50 @@ def test_a_threshold_of_0_reads_as_any_total():
     assert not card_bank(card.compiled(rules), rules, 3000, [3000], 150, 1)
 
 
+# Stored cards at targets below their conditions (the take-over game from
+# 500: quinze-mille's own minimum, 5,000, is above these targets), and
+# changes that reach the rest of :meth:`Card.at_target`: no chase row of
+# its own (the bank row stands in), a finish no score may take.
+SHORT_GAMES = [("cinq-mille-exact", 800, {}, {}),
+               ("cinq-mille-exact", 800, {}, {"chase_bank": ()}),
+               ("quinze-mille-free-keep", 1000, {"takeover_min": 500}, {}),
+               ("dix-mille-free-keep", 500, {}, {}),
+               ("dix-mille-free-keep", 500, {}, {"finish_yields_within": 500}),
+               ("dix-mille", 800, {}, {})]
+
+
+@pytest.mark.parametrize("game, target, rules_change, card_change", SHORT_GAMES)
+def test_a_card_at_a_short_target_drops_what_no_score_there_meets(game, target, rules_change,
+                                                                  card_change):
+    """A card read at a target below its conditions (``Card.at_target``:
+    "within 1,300 of 800" holds for every score, "trailing by 4,000" for
+    none) plays exactly as the card itself (both evaluated against the
+    table), differs from it, and its text says no distance to go as large
+    as the target."""
+    import re
+    rules = dataclasses.replace(get_rules(game), **rules_change).with_target(target)
+    card = dataclasses.replace(card_for(get_rules(game))[0], **card_change)
+    folded = card.at_target(rules)
+    assert folded != card
+    table = solve_game(rules)
+    assert card_seat_values(table, folded) == pytest.approx(card_seat_values(table, card),
+                                                            abs=1e-12)
+    for within, of in re.findall(r"within ([\d,]+) of ([\d,]+)", card.text(rules)):
+        assert int(within.replace(",", "")) < int(of.replace(",", "")), card.text(rules)
+    assert "trailing by" not in card.text(rules) and "lead by" not in card.text(rules)
+    assert card.text(rules) == folded.text(rules)
+
+
+def test_the_stored_cards_at_their_own_targets_drop_nothing():
+    """Every condition of a stored card is met by some score and not by
+    another at the target it was fitted for: ``at_target`` leaves it as it
+    is (the README's card is the stored one)."""
+    for game in stored_cards():
+        rules = get_rules(game)
+        card = card_for(rules)[0]
+        assert card.at_target(rules) == card, game
+
+
 def test_a_card_in_play_drops_only_the_rows_it_never_uses():
     """A row without its condition, or that repeats the bank row, plays as
     no row (the card banks alike at every score, the other player's, turn
