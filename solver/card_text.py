@@ -13,15 +13,25 @@ from .card_record import chooses_keeps
 from .rules import Rules
 
 
-def _total(threshold: int) -> str:
-    """A bank threshold as read: 0 banks at any total."""
-    return f"{threshold:,}" if threshold else "any"
+def _total(threshold: int, never_from: int) -> str:
+    """A bank threshold as read: 0 banks at any total, one from
+    ``never_from`` (:func:`_never_from`) never."""
+    return "never" if threshold >= never_from else f"{threshold:,}" if threshold else "any"
 
 
-def _changed(row: tuple[int, ...], card) -> str:
+def _never_from(card, rules: Rules) -> int:
+    """The bank threshold no turn total short of the target reaches, however
+    far the player leads (each step of the lead takes ``behind`` off) and on
+    the last cross."""
+    lead_steps = (rules.target - rules.unit) // max(card.gap_step, 1)
+    return rules.target + abs(card.behind) * lead_steps + (card.last_cross if rules.crosses
+                                                           else 0)
+
+
+def _changed(row: tuple[int, ...], card, never_from: int) -> str:
     """A bank row beside the usual one: only the dice whose threshold it
     changes, a line to read."""
-    return " | ".join(f"{n}: {_total(b)}" for n, b, usual in
+    return " | ".join(f"{n}: {_total(b, never_from)}" for n, b, usual in
                       reversed(list(zip(range(1, len(row) + 1), row, card.bank)))
                       if b != usual) or "the same"
 
@@ -225,11 +235,13 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     if never:
         lines.append("Never bank " + ", nor ".join(never) + ".")
     bank_line = len(lines)
+    never_from = _never_from(card, rules)
     if rules.dice == 1:
         lines.append(f"Bank when your turn total reaches {card.bank[0]:,}")
     else:
         lines.append("Bank when your turn total reaches, by dice left to roll: " + " | ".join(
-            f"{n}: {_total(b)}" for n, b in reversed(list(enumerate(card.bank, start=1)))))
+            f"{n}: {_total(b, never_from)}"
+            for n, b in reversed(list(enumerate(card.bank, start=1)))))
     if card.behind:
         lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
                      f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
@@ -239,18 +251,18 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     # for what changes near the other player's end.
     chase_keeps = chasing and bool(card.chase_worth) and chooses_keeps(rules)
     if chasing:
-        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card)}"
+        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card, never_from)}"
                      + (f"; keep by {_chase_worths(card, 'below')}" if chase_keeps else ""))
     if card.home_within and card.home_bank:
         lines.append(("  else, " if chasing else "  ")
                      + f"yourself within {card.home_within:,} of {rules.target:,}: "
-                     f"bank at {_changed(card.home_bank, card)}")
+                     f"bank at {_changed(card.home_bank, card, never_from)}")
     if rules.has_takeover and card.safe_bank:
         # Where an entered player may take over, the row is for one not entered.
         short = ("not entered" if rules.takeover_min <= rules.entry
                  else f"short of {rules.takeover_min:,}")
         lines.append(f"  the other player {short} (no take-over): "
-                     f"bank at {_changed(card.safe_bank, card)}")
+                     f"bank at {_changed(card.safe_bank, card, never_from)}")
     offer_rule = _offer_rule(card, rules)
     on_last_cross = []
     if rules.crosses and card.last_cross:

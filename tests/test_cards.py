@@ -378,6 +378,26 @@ def test_a_card_at_a_short_target_drops_what_no_score_there_meets(game, target, 
     assert card.text(rules) == folded.text(rules)
 
 
+def test_a_threshold_no_turn_total_reaches_reads_never():
+    """dix-mille-free-keep's card read for a game to 2,000 banks with 4 dice
+    at 3,400 (1,000 less on the last cross, 50 less a 1,000 of lead): no
+    turn total short of 2,000 gets there, and the card says "never"; against
+    an entered player (who may take over: the row for one who may not banks
+    at 1,500) it never banks with 4 or 5 dice, lead, last cross or not, and
+    still banks with 3 (500)."""
+    from solver.states import Line
+    rules = get_rules("dix-mille-free-keep", 2000)
+    card = card_for(get_rules("dix-mille-free-keep"))[0]
+    assert "by dice left to roll: 5: never | 4: never | 3: 500 |" in card.text(rules)
+    compiled = card.compiled(rules)
+    lines = [line for me in range(350, 2000, 100)
+             for line in (Line(me), Line(me, crosses=2, previous=max(me - 400, 0)))]
+    banks = {dice: [card_bank(compiled, rules, line, [opp], turn, dice)
+                    for line in lines for opp in range(350, 2000, 250)
+                    for turn in range(50, 2000 - line.score, 50)] for dice in (3, 4, 5)}
+    assert not any(banks[4]) and not any(banks[5]) and any(banks[3])
+
+
 def test_the_stored_cards_at_their_own_targets_drop_nothing():
     """Every condition of a stored card is met by some score and not by
     another at the target it was fitted for: ``at_target`` leaves it as it
