@@ -33,7 +33,7 @@ def _changed(row: tuple[int, ...], card, never_from: int) -> str:
     changes, a line to read."""
     return " | ".join(f"{n}: {_total(b, never_from)}" for n, b, usual in
                       reversed(list(zip(range(1, len(row) + 1), row, card.bank)))
-                      if b != usual) or "the same"
+                      if _total(b, never_from) != _total(usual, never_from)) or "the same"
 
 
 def _worths(row, usual=None) -> str:
