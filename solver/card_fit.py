@@ -16,8 +16,9 @@ by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
 unit; a count of dice by as many dice, from none to all), keeping the
 best, round after round until a round gains less than 1e-7. A row of
 thresholds near an end (``chase1``.., ``home1``..) changes nothing until
-its condition is set: until then its moves cost no evaluation
-(:meth:`solver.card_record.Card.in_play`).
+its condition is set, nor a condition no score short of the target
+meets: such moves cost no evaluation (:meth:`solver.card_record.Card.in_play`,
+:meth:`~solver.card_record.Card.at_target`).
 
 The simple rules (:func:`simple_rules`) are evaluated the same way, as
 cards: ``threshold:300`` (bank at 300 with any dice, keep the most points;
@@ -257,11 +258,15 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
     evaluations = 0
     seats: dict[Card, np.ndarray] = {}
 
+    def plays(card):
+        # A move of a row the card does not use (home3 while home_within is
+        # 0, chase_behind past the target) plays as the card before it:
+        # measured once.
+        return card.at_target(rules).in_play()
+
     def loss(card):
         nonlocal evaluations
-        # A move of a row the card does not use (home3 while home_within is
-        # 0) plays as the card before it: measured once.
-        card = card.in_play()
+        card = plays(card)
         if card not in seats:
             evaluations += 1
             seats[card] = seat_values(solution, card, tol=tol)
@@ -281,11 +286,11 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
                 tried += 1
                 if progress is not None:
                     progress(FitStep(round_, tried, moves, card, best,
-                                     seats[card.in_play()], evaluations))
+                                     seats[plays(card)], evaluations))
         log(f"round {round_}: loss {best:.5f} after {evaluations} evaluations")
         if best > before - 1e-7:
             break
-    return card, best, evaluations, seats[card.in_play()]
+    return card, best, evaluations, seats[plays(card)]
 
 
 def simple_rules(rules, card: Card) -> dict[str, Card]:
