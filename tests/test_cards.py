@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 
@@ -364,7 +365,6 @@ def test_a_card_at_a_short_target_drops_what_no_score_there_meets(game, target, 
     none) plays exactly as the card itself (both evaluated against the
     table), differs from it, and its text says no distance to go as large
     as the target."""
-    import re
     rules = dataclasses.replace(get_rules(game), **rules_change).with_target(target)
     card = dataclasses.replace(card_for(get_rules(game))[0], **card_change)
     folded = card.at_target(rules)

@@ -39,7 +39,6 @@ CASES = {
     "cinq-mille-10000-2500": lambda: get_rules("cinq-mille-10000", 2500),
     "quinze-mille-2000": lambda: get_rules("quinze-mille", 2000),
     "quinze-mille-free-keep-2000": lambda: get_rules("quinze-mille-free-keep", 2000),
-    "quinze-mille-3000": lambda: get_rules("quinze-mille", 3000),
     # take-over games, built as data
     "quinze-mille-takeover500-2000": lambda: dataclasses.replace(
         get_rules("quinze-mille"), takeover_min=500).with_target(2000),
@@ -49,7 +48,7 @@ CASES = {
         get_rules("dix-mille"), crosses=0).with_target(1000),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
-    "dix-mille-850": lambda: get_rules("dix-mille", 850),
+    "dix-mille-800": lambda: get_rules("dix-mille", 800),
     "dix-mille-free-keep-700": lambda: get_rules("dix-mille-free-keep", 700),
 }
 TAKEOVER = [c for c in CASES if CASES[c]().has_takeover]
@@ -129,7 +128,7 @@ def test_the_takeover_cases_have_takers():
     """The two take-over games built as data really let some player take over."""
     assert TAKEOVER == ["quinze-mille-takeover500-2000",
                         "quinze-mille-free-keep-takeover500-2000", "dix-mille-nocross-1000",
-                        "dix-mille-700", "dix-mille-850", "dix-mille-free-keep-700"]
+                        "dix-mille-700", "dix-mille-800", "dix-mille-free-keep-700"]
     for case in TAKEOVER:
         assert (fast(case).take_row >= 0).any()
 
@@ -139,7 +138,7 @@ def test_exact_memory_keeps_one_offer_per_banked_state():
     only, of its score minus the previous one (rule 4's memory): the
     take-over values keep one turn total per banked state, not one per
     turn total below the target."""
-    sol = fast("dix-mille-850")
+    sol = fast("dix-mille-800")
     first, rows = sol.space.offers
     banked = np.flatnonzero(sol.space.bank_slot >= 0)
     assert rows == 1 and sol.take_values.shape[2] == 1
