@@ -16,8 +16,9 @@ by 1, 2, 4, 8, 16 and 32 units (a worth that ranks keeps also by half a
 unit; a count of dice by as many dice, from none to all), keeping the
 best, round after round until a round gains less than 1e-7. A row of
 thresholds near an end (``chase1``.., ``home1``..) changes nothing until
-its condition is set, nor a condition no score short of the target
-meets: such moves cost no evaluation (:meth:`solver.card_record.Card.in_play`,
+its condition is set, and a field whose condition every score short of
+the target meets, or none, changes nothing either: such moves cost no
+evaluation (:meth:`solver.card_record.Card.in_play`,
 :meth:`~solver.card_record.Card.at_target`).
 
 The simple rules (:func:`simple_rules`) are evaluated the same way, as
