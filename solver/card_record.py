@@ -359,12 +359,12 @@ class Card:
         def units(points):       # as :meth:`compiled` rounds a threshold
             return -(-points // u)
 
-        def always_within(points):      # target - score <= points, any score
-            return points > 0 and units(points) >= target_units
+        def always_within(points):
+            return points > 0 and within_from_anywhere(rules, points)
 
         def never_ahead_by(points):     # other - score >= points, no scores
             return units(points) > target_units - 1
-        card, change = self, {}
+        change = {}
         if self.chase_behind and never_ahead_by(self.chase_behind):
             change["chase_behind"] = 0
         if self.lead_offer_behind and (never_ahead_by(self.lead_offer_behind)
@@ -386,7 +386,7 @@ class Card:
                 else 0
             if self.five_hundreds_within > largest:
                 change["five_hundreds_within"] = largest
-        card = dataclasses.replace(card, **change)
+        card = dataclasses.replace(self, **change)
         if always_within(card.chase_within):
             worths = dict(left_worth=card.chase_worth, late_worth=(), late_from=0,
                           leader_worth=()) if card.chase_worth else {}
@@ -429,6 +429,12 @@ class Card:
         """The card as a person reads it at the table (:mod:`solver.card_text`)."""
         from .card_text import card_text     # it reads this module's chooses_keeps
         return card_text(self, rules, loss, players, then_table)
+
+
+def within_from_anywhere(rules: Rules, points: int) -> bool:
+    """Whether every score short of the target is within ``points`` of it
+    (rounded up to the unit, as :meth:`Card.compiled` rounds a distance)."""
+    return -(-points // rules.unit) >= rules.target_units
 
 
 def chooses_keeps(rules: Rules) -> bool:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -138,7 +139,6 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
     decisions (:mod:`solver.card_screen`, ``rounds`` plays), and the card
     it ends with and its start are then evaluated exactly: the better is
     kept."""
-    import time
     rules, players = solution.rules, solution_players(solution)
     if sampled is not None and players != 2:
         raise ValueError("a sampled search fits a two-player card")
@@ -178,7 +178,6 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
 def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card]:
     """The start that gives up least, by exact evaluations; the log first
     says what a round of the search will take."""
-    import time
     rules, players = solution.rules, solution_players(solution)
     seat_values = seat_values_for(solution)
     best = None
@@ -222,7 +221,6 @@ def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, sta
                  log) -> dict:
     """The sampled search from ``start``, then the exact last word: the
     better of the card it ends with and its start, kept."""
-    import time
     from .card_screen import screen
     from .seat_value import card_seat_values
     rules = solution.rules

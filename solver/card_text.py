@@ -9,7 +9,7 @@ score there meets).
 
 from __future__ import annotations
 
-from .card_record import chooses_keeps
+from .card_record import chooses_keeps, within_from_anywhere
 from .rules import Rules
 
 
@@ -160,7 +160,7 @@ def _offer_rule(card, rules) -> str:
         return (f"exactly {within:,}" if least == within else f"{least:,} to {within:,}") + (
             f" from {target}" if target else "")
     (dice, within, least), *rest = windows
-    if least <= rules.unit and -(-within // rules.unit) >= rules.target_units:
+    if least <= rules.unit and within_from_anywhere(rules, within):
         first = f"with {dice}, never bank if the other player may take over"  # any offer
     else:
         first = (f"with {dice}, never bank if the other player, taking over, would be "

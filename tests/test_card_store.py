@@ -144,7 +144,7 @@ def test_farkle_tables_lists_the_card_fitted_here_and_removes_it(maison, tmp_pat
     assert f"gives up {100 * rows['maison-1000']['card']['loss']:.2f} points" in printed
     assert "card" not in rows["cinq-mille"]
     listing = run(env, "tables", check=0).stdout
-    assert f"a strategy card fitted here (gives up " in listing and str(kept) in listing
+    assert "a strategy card fitted here (gives up " in listing and str(kept) in listing
     run(env, "tables", "--remove", "maison-1000", check=0)
     rows = {row["game"]: row for row in json.loads(run(env, "tables", "--json",
                                                        check=0).stdout)}
