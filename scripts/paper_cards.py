@@ -216,7 +216,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     shown = [n for n in cards if n in games]
     if not shown:
         return []
-    rows, missing, bounded = [], [], []
+    rows, missing, bounded, finer = [], [], [], []
     for name in shown:
         solution, card = games[name].solution, Card.from_dict(cards[name]["card"])
         banded = bool(distance_limits(solution.rules))      # not Pig's 100
@@ -242,6 +242,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
                     f"({N(f'{key}/bound/{step}/cells', count, 'int')} thresholds)"
                     for step, (bound, count) in cells.items())
                 + f", against the card's {card_banks}")
+            finer.append(finer_rules(N, key, games[name].label, solution, card, regret, packed))
         by_kind = regret.by("kind")
         (kind, dice), worst_loss = max(regret.by("kind", "dice").items(),
                                        key=lambda item: item[1])
@@ -294,7 +295,13 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
            "each fitted to the very decisions it is priced at (`solver.card_bounds`; the "
            f"fit flatters it), loses in the banks near the end ({'; '.join(bounded)}): "
            "about what the card's few rules lose only with over a thousand thresholds, and "
-           "half as much only with several thousand." if missing else ""))
+           "half as much only with several thousand. Nor would finer rules anywhere bring "
+           "these cards to the goal: with a row of corrections to the worths of dice left "
+           "for each cell of dice thrown, turn total, both players' distances, the lead and "
+           "the entry, fitted to the same games and checked on as many others (seed 2), and "
+           "a bank threshold for each cell of the score everywhere, fitted in sample "
+           f"(`solver.card_bounds`), the first-order estimate stays over it ({'; '.join(finer)})."
+           if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
         "sampled games a card, half in each seat, seed 1; ± one standard error): in keeps, in "
@@ -306,6 +313,33 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
                          "in banks", "in takes", "near the end", "card, then the table",
                          "costliest"], rows, "lrrrrrrrl"),
             caption]
+
+
+def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
+    """What far finer keep and bank rules would buy a card, first order
+    (:func:`solver.card_bounds.keep_worth_headroom` checked on games of
+    seed 2, and :func:`solver.card_bounds.bank_threshold_bound`
+    everywhere): a clause of the section's text."""
+    from solver.card_bounds import KEEP_CELLS, Sample, bank_threshold_bound, keep_worth_headroom
+    from solver.card_regret import card_regret, decisions
+    rules = solution.rules
+    check_visits = []
+    card_regret(solution, card, REGRET_GAMES, seed=2, visits=check_visits)
+    keeps = keep_worth_headroom(rules, card, Sample(packed, REGRET_GAMES),
+                                Sample(decisions(solution, check_visits), REGRET_GAMES),
+                                KEEP_CELLS["and the score"])
+    kept = keeps.checked[0] - keeps.checked[1]
+    card_banks = regret.by("kind").get(("bank",), 0.0)
+    parts = []
+    for step in BOUND_CELLS:
+        banks, cells = bank_threshold_bound(rules, packed, REGRET_GAMES, step,
+                                            near_end_only=False)
+        left = regret.loss()[0] - kept - (card_banks - banks)
+        parts.append(f"{N(f'{key}/finer/{step}', left, 'ppabs')} with cells of {step:,} "
+                     f"points ({N(f'{key}/finer/{step}/cells', cells, 'int')} thresholds)")
+    return (f"{label}: {N(f'{key}/finer/keep_rows', keeps.cells, 'int')} rows of corrections "
+            f"win back {N(f'{key}/finer/keeps', kept, 'ppabs')} in keeps, and with the "
+            f"thresholds the card would give up " + " or ".join(parts))
 
 
 REGRET_GAMES = 4000

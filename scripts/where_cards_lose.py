@@ -2,7 +2,7 @@
 
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
                                        [--cards FILE] [--by-left] [--by-distance]
-                                       [--bounds]
+                                       [--bounds] [--headroom]
 
 For each game, plays ``N`` games of the card against the table's player
 and prints the regret by kind of decision and dice in hand
@@ -20,7 +20,13 @@ the target, either player) by kind of decision, what a player loses who
 plays the card until then and the table after (``farkle advise``), and
 how near a bank rule of one threshold per cell of the score could come
 there, by the size of the cells (:mod:`solver.card_bounds`: fitted to
-the same games, so flattering).
+the same games, so flattering). ``--headroom`` says what far finer rules
+could buy the card anywhere: a row of corrections to its keeps' worths of
+dice left per cell (dice thrown, then the turn total, then both players'
+distances, the lead and the entry), fitted to these games and checked on
+those of the next seed, and a bank threshold per cell of the score
+(:func:`solver.card_bounds.keep_worth_headroom` and
+:func:`solver.card_bounds.bank_threshold_bound`, everywhere).
 """
 
 from __future__ import annotations
@@ -54,6 +60,8 @@ def main(argv=None) -> int:
     parser.add_argument("--bounds", action="store_true",
                         help="what the card loses near the end, and how near bank thresholds "
                              "per cell of the score could come there")
+    parser.add_argument("--headroom", action="store_true",
+                        help="what far finer keep and bank rules could buy the card")
     args = parser.parse_args(argv)
     from solver.card_regret import KIND_LABELS, card_regret
     from solver.seat_value import card_seat_values
@@ -70,7 +78,7 @@ def main(argv=None) -> int:
         exact, how = stored_loss(cards[name], rules), "stored"
         if exact is None:       # measured at another target, or never
             exact, how = 0.5 - float(np.mean(card_seat_values(solution, card))), "exact"
-        visits = [] if args.by_left or args.bounds else None
+        visits = [] if args.by_left or args.bounds or args.headroom else None
         regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
         print(f"**{name}**: exact loss {100 * exact:.3f} pp ({how}); sampled {100 * sampled:.3f} "
@@ -87,6 +95,8 @@ def main(argv=None) -> int:
             print_by_distance(rules, regret)
         if args.bounds:
             print_bounds(solution, card, regret, visits, args.count)
+        if args.headroom:
+            print_headroom(solution, card, regret, visits, args.count, args.seed)
     return 0
 
 
@@ -185,6 +195,48 @@ def print_bounds(solution, card, regret, visits, games: int) -> None:
         bound, cells = bank_threshold_bound(rules, packed, games, step)
         print(f"| {step:,} | {cells:,} | {100 * bound:.3f} |")
     print(f"| the card | | {100 * near['bank']:.3f} |\n")
+
+
+def print_headroom(solution, card, regret, visits, games: int, seed: int) -> None:
+    """:func:`solver.card_bounds.keep_worth_headroom` for each of its
+    cells, beside the card's keeps, and the banks with a threshold per
+    cell of the score everywhere, beside the card's banks; then what a
+    card with the finest of both would give up, first order."""
+    from solver.card_bounds import (CELL_STEPS, KEEP_CELLS, Sample, bank_threshold_bound,
+                                    keep_worth_headroom)
+    from solver.card_regret import card_regret, decisions
+    rules = solution.rules
+    if not has_bands(rules):
+        return
+    check_visits = []
+    card_regret(solution, card, games, seed + 1, check_visits)
+    fit = Sample(decisions(solution, visits), games)
+    check = Sample(decisions(solution, check_visits), games)
+    print(f"A row of corrections to the worths of dice left per cell, fitted to these "
+          f"games (seed {seed}) and checked on {games:,} others (seed {seed + 1}):\n")
+    print("| a row per | rows | lost in keeps, fitted (pp) | checked (pp) |\n|---|---:|---:|---:|")
+    for label, features in KEEP_CELLS.items():
+        found = keep_worth_headroom(rules, card, fit, check, features)
+        print(f"| {label} | {found.cells:,} | {100 * found.fitted[1]:.3f} | "
+              f"{100 * found.checked[1]:.3f} |")
+    print(f"| the card | | {100 * found.fitted[0]:.3f} | {100 * found.checked[0]:.3f} |\n")
+    print("A bank threshold per cell of dice in hand, crosses and both players' distances, "
+          "everywhere, fitted to these games:\n")
+    print("| cells of (points) | cells | lost in banks (pp) |\n|---|---:|---:|")
+    banks = {}
+    for step in CELL_STEPS:
+        banks[step], cells = bank_threshold_bound(rules, fit.decisions, games, step,
+                                                  near_end_only=False)
+        print(f"| {step:,} | {cells:,} | {100 * banks[step]:.3f} |")
+    card_banks = regret.by("kind").get(("bank",), 0.0)
+    print(f"| the card | | {100 * card_banks:.3f} |\n")
+    # The last rows of KEEP_CELLS are the finest.
+    kept, loss = found.checked[0] - found.checked[1], regret.loss()[0]
+    for step in (500, 200, 50):
+        print(f"With both (the finest keep rows, checked; thresholds in cells of {step:,}), "
+              f"first order: {100 * (loss - kept - card_banks + banks[step]):.3f} "
+              f"pp of the card's {100 * loss:.3f}.")
+    print()
 
 
 if __name__ == "__main__":

@@ -243,7 +243,7 @@ class FitStep:
 
 def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None = None,
         start: Card | None = None, seat_values=None,
-        progress=None) -> tuple[Card, float, int, np.ndarray]:
+        progress=None, measured: dict | None = None) -> tuple[Card, float, int, np.ndarray]:
     """The coordinate search of the module docstring, over ``fields`` (all
     by default), from ``start`` (the first guess by default): ``(card,
     loss, evaluations, the card's seats)``. ``seat_values(solution, card,
@@ -251,19 +251,23 @@ def fit(solution, rounds: int, log, tol: float = 1e-12, fields: list[str] | None
     (:func:`solver.seat_value.card_seat_values` by default;
     ``card_seat_values_n`` at a table of more than two); the loss is the
     table's mean chance, one over the number of seats, less the card's.
-    ``progress(FitStep)``, if given, is called after each move tried."""
+    ``progress(FitStep)``, if given, is called after each move tried;
+    ``measured`` (a card: its seats, evaluated as ``seat_values`` would
+    with ``tol``) are not evaluated again, and count among the
+    evaluations."""
     from .seat_value import card_seat_values
     seat_values = seat_values or card_seat_values
     rules = solution.rules
     fields = fields or fields_to_fit(rules)
-    evaluations = 0
-    seats: dict[Card, np.ndarray] = {}
 
     def plays(card):
         # A move of a row the card does not use (home3 while home_within is
         # 0, chase_behind past the target) plays as the card before it:
         # measured once.
         return card.at_target(rules).in_play()
+    seats: dict[Card, np.ndarray] = {plays(card): values
+                                     for card, values in (measured or {}).items()}
+    evaluations = len(seats)
 
     def loss(card):
         nonlocal evaluations

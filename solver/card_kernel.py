@@ -7,7 +7,8 @@ once, for the simulator and for the exact evaluation
 bank or roll at every turn total and dice in hand, and its keep of every
 roll class, and :func:`card_takes` for its take-over; and for the pricing
 of a card at decisions another card met (:func:`card_choices`, read by
-:func:`solver.card_regret.regret_of`).
+:func:`solver.card_regret.regret_of`, and :func:`card_keep_ranks`, read by
+:func:`solver.card_bounds.keep_worth_headroom`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,25 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
 
 
 @njit(cache=True)
+def card_keep_ranks(card, rules, decisions):
+    """How the card ranks each keep of ``decisions`` (a
+    :class:`solver.card_regret.Decisions`), per choice: :func:`keep_rank`,
+    ``-inf`` at the choices of banks and takes."""
+    kind, turn_total, first = decisions.kind, decisions.turn_total, decisions.first
+    score, opponent, crossed = decisions.score, decisions.opponent, decisions.crossed
+    units, left = decisions.units, decisions.left
+    ranks = np.full(len(units), -np.inf)
+    for i in range(len(kind)):
+        if kind[i] != KEEP:
+            continue
+        shift = threshold_shift(card, score[i], opponent[i], crossed[i])
+        for j in range(first[i], first[i + 1]):
+            ranks[j] = keep_rank(card, rules, shift, crossed[i], score[i], opponent[i],
+                                 turn_total[i], units[j], left[j], left[j] == 0)
+    return ranks
+
+
+@njit(cache=True)
 def card_choices(card, rules, decisions):
     """The card's choice at each of ``decisions`` (a
     :class:`solver.card_regret.Decisions`), as
@@ -70,23 +90,18 @@ def card_choices(card, rules, decisions):
     decision's keeps (the first of the best ranked)."""
     kind, dice, turn_total = decisions.kind, decisions.dice, decisions.turn_total
     score, opponent, crossed = decisions.score, decisions.opponent, decisions.crossed
-    first, units, left = decisions.first, decisions.units, decisions.left
+    first = decisions.first
+    ranks = card_keep_ranks(card, rules, decisions)
     chosen = np.empty(len(kind), np.int64)
     for i in range(len(kind)):
         mine, theirs, crosses, total = score[i], opponent[i], crossed[i], turn_total[i]
         if kind[i] == TAKE:
             chosen[i] = 0 if card_takes(card, rules, crosses, mine, theirs, total, dice[i]) \
                 else 1
-            continue
-        shift = threshold_shift(card, mine, theirs, crosses)
-        if kind[i] == BANK:
+        elif kind[i] == BANK:
+            shift = threshold_shift(card, mine, theirs, crosses)
             chosen[i] = 0 if card_banks(card, rules, shift, crosses, mine, theirs, total,
                                         dice[i]) else 1
-            continue
-        best, chosen[i] = -np.inf, 0
-        for j in range(first[i], first[i + 1]):
-            rank = keep_rank(card, rules, shift, crosses, mine, theirs, total, units[j],
-                             left[j], left[j] == 0)
-            if rank > best:
-                best, chosen[i] = rank, j - first[i]
+        else:
+            chosen[i] = np.argmax(ranks[first[i]:first[i + 1]])
     return chosen

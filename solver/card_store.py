@@ -144,13 +144,12 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
         raise ValueError("a sampled search fits a two-player card")
     started = time.perf_counter()
     cards = starts(solution)
-    label, start = (_best_sampled_start(solution, cards, log, sampled) if sampled
-                    else _best_exact_start(solution, cards, log))
     entry = {"rules": rules.to_json(), "players": players, "target": rules.target,
-             "start": label, "command": command,
-             "searched": fields_to_fit(rules)}
+             "command": command, "searched": fields_to_fit(rules)}
     if sampled:
+        entry["start"], start = _best_sampled_start(solution, cards, log, sampled)
         return _fit_sampled(solution, start, rounds, sampled, entry, started, log)
+    entry["start"], start, start_seats = _best_exact_start(solution, cards, log)
     seat_values = seat_values_for(solution)
 
     def keep(card, loss, seats, evaluations):
@@ -165,7 +164,8 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
         if progress is not None:
             progress(at)
     card, loss, evaluations, seats = fit(solution, rounds, lambda text: None, start=start,
-                                         seat_values=seat_values, progress=step)
+                                         seat_values=seat_values, progress=step,
+                                         measured={start: start_seats})
     keep(card, loss, seats, evaluations)
     log(f"{evaluations} cards measured; the best gives up {100 * loss:.3f} points")
     if players == 2:
@@ -175,15 +175,16 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
     return entry
 
 
-def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card]:
-    """The start that gives up least, by exact evaluations; the log first
-    says what a round of the search will take."""
+def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card, np.ndarray]:
+    """The start that gives up least, by exact evaluations, with its
+    seats; the log first says what a round of the search will take."""
     rules, players = solution.rules, solution_players(solution)
     seat_values = seat_values_for(solution)
     best = None
     for index, (label, card) in enumerate(cards.items()):
         before = time.perf_counter()
-        loss = 1 / players - float(np.mean(seat_values(solution, card)))
+        seats = seat_values(solution, card)
+        loss = 1 / players - float(np.mean(seats))
         if index == min(1, len(cards) - 1):
             # What the search will take, from an evaluation after the first
             # (which loads the compiled kernels).
@@ -194,8 +195,8 @@ def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card]:
                    f"sooner" if players == 2 and each * moves > 3600 else ""))
         log(f"start from {label}: gives up {100 * loss:.3f} points")
         if best is None or loss < best[1] - 1e-9:
-            best = (label, loss, card)
-    return best[0], best[2]
+            best = (label, loss, card, seats)
+    return best[0], best[2], best[3]
 
 
 SAMPLED_GAMES = 4000

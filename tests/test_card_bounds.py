@@ -1,7 +1,9 @@
-"""The bound on bank thresholds near the end (:mod:`solver.card_bounds`):
-checked against trying every threshold of every cell one by one, and on a
-card's sampled decisions against the thresholds anyone can name (always
-bank, never bank)."""
+"""What finer rules could buy a card (:mod:`solver.card_bounds`): the
+bound on bank thresholds near the end, checked against trying every
+threshold of every cell one by one, and on a card's sampled decisions
+against the thresholds anyone can name (always bank, never bank); the
+keeps' corrections per cell, checked against the card's plain rule one
+decision at a time, and on a card with a wrong worth of dice left."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.card_bounds import bank_threshold_bound, near_end_banks
+from solver.card_bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
+                                keep_cells, keep_worth_headroom)
 from solver.card_kernel import BANK, KEEP
 from solver.card_regret import NEAR_END, card_regret, decisions
 from solver.card_record import Card
@@ -91,7 +94,7 @@ def test_smaller_cells_fit_no_worse_and_always_or_never_banking_is_no_better(sam
               for step in (50, 200, 1000, 10000)]
     assert all(a <= b + 1e-15 for a, b in zip(bounds, bounds[1:]))
     assert bounds[0] < bounds[-1]
-    banks = near_end_banks(RULES, sampled)
+    banks = bank_decisions(RULES, sampled)
     bank_value, roll_value = (sampled.value[sampled.first[banks] + choice] for choice in (0, 1))
     best = np.maximum(bank_value, roll_value)
     always, never = ((best - value).sum() / 300 for value in (bank_value, roll_value))
@@ -116,3 +119,131 @@ def test_the_script_prints_the_bounds_and_what_the_end_costs():
     assert [step for step, _, _ in rows] == ["50", "200", "500", "1,000"]
     assert float(rows[0][2]) <= float(rows[1][2]) <= float(rows[3][2])
     assert re.search(rf"^\| the card \| \| {banks:.3f} \|$", out, re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def two_sets():
+    """cinq-mille's table, and a card whose three dice left are worth 150
+    more than the stored card's, with its decisions over 300 games of seed
+    3 and 300 of seed 4."""
+    import dataclasses
+
+    from solver.tables import default_path, read_table
+    solution = read_table(default_path(RULES), RULES, lazy_take=False)
+    stored = Card.from_dict(stored_cards()["cinq-mille"]["card"])
+    worth = list(stored.left_worth)
+    worth[2] += 150
+    card = dataclasses.replace(stored, left_worth=worth)
+    samples = []
+    for seed in (3, 4):
+        visits = []
+        regret = card_regret(solution, card, 300, seed=seed, visits=visits)
+        samples.append((Sample(decisions(solution, visits), 300), visits, regret))
+    return solution, stored, card, samples
+
+
+def test_the_corrected_keeps_priced_one_at_a_time(two_sets):
+    """Independent of the compiled ranks and the padded rows: each keep of
+    the checked games ranked by the card's plain rule (solver.card) plus
+    its cell's correction, one decision at a time, loses what
+    keep_worth_headroom says, and with no correction what the sampled
+    games' own regret in keeps is."""
+    from solver.card import card_situation, keep_rank
+    from solver.turn_rules import TurnRules
+    solution, _, card, ((fit, _, _), (check, visits, regret)) = two_sets
+    found = keep_worth_headroom(RULES, card, fit, check, KEEP_CELLS["and the turn total"])
+    assert found.checked[0] == pytest.approx(regret.by("kind")[("keep",)], rel=1e-12)
+    compiled, turn = card.compiled(RULES), TurnRules.of(RULES)
+    space, cells = solution.space, keep_cells(RULES, check.decisions,
+                                              KEEP_CELLS["and the turn total"])
+    lost, corrected = 0.0, 0
+    for visit, cell in zip(visits, cells):
+        if visit.kind != "keep":
+            continue
+        score, opponent = int(space.score[visit.mover]), int(space.score[visit.other])
+        here = card_situation(compiled, score, opponent, 0)
+        correction = found.corrections.get(tuple(cell), np.zeros(RULES.dice + 1))
+        corrected += bool(correction.any())
+        ranks = [keep_rank(compiled, turn, *here, visit.turn_total, units, left, left == 0)
+                 + correction[left] for units, left in visit.keeps]
+        lost += visit.regret(int(np.argmax(ranks)))
+    assert corrected > 100
+    assert found.checked[1] == pytest.approx(lost / check.games, rel=1e-12)
+
+
+def test_a_wrong_worth_is_mostly_won_back(two_sets):
+    """Three dice left worth 150 too much cost the card's keeps about five
+    points over these games (the stored card's worths, priced at the same
+    decisions, about 0.3); a row of corrections per dice thrown, fitted to
+    one set of games, wins back at least four fifths of it over the other,
+    and never loses at the games it is fitted to."""
+    _, stored, card, ((fit, _, _), (check, _, _)) = two_sets
+    found = keep_worth_headroom(RULES, card, fit, check, KEEP_CELLS["dice thrown"])
+    right = keep_worth_headroom(RULES, stored, fit, check, KEEP_CELLS["dice thrown"]).checked[0]
+    damage = found.checked[0] - right
+    assert damage > 0.02
+    assert found.checked[1] - right <= damage / 5
+    assert found.fitted[1] <= found.fitted[0]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_correction_s_grid_priced_at_once_is_each_value_priced_alone(seed):
+    """Random keeps (ranks that differ by whole and half units and, like the
+    card's, by a 1,024th per die left; some choices absent, some that win
+    outright), one dice count's
+    correction moved over a grid: the losses the fit reads at once are those
+    of choosing again at each value."""
+    from solver.card_bounds import _lost, _lost_on_grid
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        left = rng.integers(0, 4, (50, 5))
+        rank = rng.integers(0, 20, (50, 5)) * 0.5 + left / 1024
+        rank[:, 1:][rng.random((50, 4)) < 0.2] = -np.inf
+        rank[rng.random((50, 5)) < 0.05] = np.inf          # a keep that wins
+        value = rng.random((50, 5))
+        padded = (rank, left, value, value.max(axis=1))
+        correction = rng.integers(-4, 4, 4) * 0.5
+        moved = int(rng.integers(0, 4))
+        grid = np.arange(-5, 5.25, 0.5)
+        one_at_a_time = []
+        for point in grid:
+            trial = correction.copy()
+            trial[moved] = point
+            one_at_a_time.append(_lost(padded, trial))
+        assert _lost_on_grid(padded, correction, moved, grid) == pytest.approx(one_at_a_time,
+                                                                               rel=1e-12)
+
+
+def test_the_script_prints_what_finer_rules_could_buy():
+    """`where_cards_lose.py --headroom`, run as a person runs it: the card's
+    row of the keeps is the sum of its keeps by dice above (the sampled
+    games' own regret), no row of corrections loses more than the card at
+    the games it is fitted to, finer cells of bank thresholds lose no more,
+    the card's banks are its banks above, and what the two would leave is
+    the card's loss less what each buys."""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
+                          "cinq-mille", "--games", "300", "--seed", "3", "--headroom"],
+                         capture_output=True, text=True, check=True).stdout
+    by_kind = defaultdict(float)
+    for kind, lost in re.findall(r"^\| (keep|bank or roll|take over or start afresh) \| \d+ \| "
+                                 r"([0-9.]+) \|$", out, re.MULTILINE):
+        by_kind[kind] += float(lost)
+    keeps = re.findall(r"^\| (dice thrown|and the turn total|and the score) \| ([0-9,]+) \| "
+                       r"([0-9.]+) \| ([0-9.]+) \|$", out, re.MULTILINE)
+    assert [label for label, *_ in keeps] == list(KEEP_CELLS)
+    card_fitted, card_checked = map(float, re.search(
+        r"^\| the card \| \| ([0-9.]+) \| ([0-9.]+) \|$", out, re.MULTILINE).groups())
+    assert card_fitted == pytest.approx(by_kind["keep"], abs=0.003)
+    assert all(float(fitted) <= card_fitted for _, _, fitted, _ in keeps)
+    banks = dict((int(step.replace(",", "")), float(lost)) for step, _, lost in re.findall(
+        r"^\| ([0-9,]+) \| ([0-9,]+) \| ([0-9.]+) \|$", out, re.MULTILINE))
+    assert banks[50] <= banks[200] <= banks[1000] and banks[500] <= banks[1000]
+    card_banks = float(re.search(r"^\| the card \| \| ([0-9.]+) \|$", out, re.MULTILINE)[1])
+    assert card_banks == pytest.approx(by_kind["bank or roll"], abs=0.003)
+    whole = float(re.search(r"sampled ([0-9.]+) ±", out)[1])
+    finest = float(keeps[-1][3])
+    for step, left in re.findall(r"thresholds in cells of ([0-9,]+)\), first order: ([0-9.]+) pp",
+                                 out):
+        expected = whole - (card_checked - finest) - card_banks + banks[int(step.replace(",", ""))]
+        assert float(left) == pytest.approx(expected, abs=0.003)

@@ -277,3 +277,26 @@ def test_a_foreign_card_is_adopted_without_the_rules_its_game_lacks():
     card = adopted(Card.from_dict(stored_cards()["cinq-mille-exact"]["card"]), opening_at_500,
                    exact)
     assert card.open_at == 500
+
+
+def test_a_fit_measures_each_card_once(tmp_path, monkeypatch):
+    """The exact fit of Pig to 30 (a table of a second): its starts, then
+    the cards of its search, then the simple rules, each evaluated once;
+    the start it chose is not measured again, yet counts among the
+    evaluations it reports."""
+    import solver.seat_value as seat_value
+    from solver.card_store import fit_card
+    from solver.solve import solve_game
+    monkeypatch.setenv("FARKLE_TABLES", str(tmp_path))
+    table = solve_game(get_rules("pig", 30))
+    measured = []
+    evaluate = seat_value.card_seat_values
+
+    def counted(solution, card, *args, **kwargs):
+        measured.append(card)
+        return evaluate(solution, card, *args, **kwargs)
+    monkeypatch.setattr(seat_value, "card_seat_values", counted)
+    begun_from = len(starts(table))      # after the fit, its own card is one more
+    entry = fit_card(table, 1, "a test")
+    assert len(measured) == begun_from + entry["evaluations"] - 1 + len(entry["simple"])
+    assert entry["evaluations"] > 1 and begun_from > 1
