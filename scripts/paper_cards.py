@@ -337,9 +337,12 @@ def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
         left = regret.loss()[0] - kept - (card_banks - banks)
         parts.append(f"{N(f'{key}/finer/{step}', left, 'ppabs')} with cells of {step:,} "
                      f"points ({N(f'{key}/finer/{step}/cells', cells, 'int')} thresholds)")
+    takes = (f", its take-overs as they are "
+             f"({N(f'{key}/finer/takes', regret.by('kind').get(('take',), 0.0), 'ppabs')} of it)"
+             if rules.has_takeover else "")
     return (f"{label}: {N(f'{key}/finer/keep_rows', keeps.cells, 'int')} rows of corrections "
             f"win back {N(f'{key}/finer/keeps', kept, 'ppabs')} in keeps, and with the "
-            f"thresholds the card would give up " + " or ".join(parts))
+            f"thresholds the card would give up " + " or ".join(parts) + takes)
 
 
 REGRET_GAMES = 4000

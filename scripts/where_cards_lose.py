@@ -232,7 +232,10 @@ def print_headroom(solution, card, regret, visits, games: int, seed: int) -> Non
     print(f"| the card | | {100 * card_banks:.3f} |\n")
     # The last rows of KEEP_CELLS are the finest.
     kept, loss = found.checked[0] - found.checked[1], regret.loss()[0]
-    print(f"The finest rows win back {100 * kept:.3f} pp in keeps on the other games.")
+    takes = regret.by("kind").get(("take",), 0.0)
+    print(f"The finest rows win back {100 * kept:.3f} pp in keeps on the other games"
+          + (f"; the take-overs stay the card's ({100 * takes:.3f} pp)." if rules.has_takeover
+             else "."))
     for step in (500, 200, 50):
         print(f"With both (the finest keep rows, checked; thresholds in cells of {step:,}), "
               f"first order: {100 * (loss - kept - card_banks + banks[step]):.3f} "
