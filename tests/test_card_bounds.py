@@ -172,7 +172,7 @@ def test_the_corrected_keeps_priced_one_at_a_time(two_sets):
 
 
 def test_a_wrong_worth_is_mostly_won_back(two_sets):
-    """Three dice left worth 150 too much cost the card's keeps about five
+    """Three dice left worth 150 too much cost the card's keeps five to six
     points over these games (the stored card's worths, priced at the same
     decisions, about 0.3); a row of corrections per dice thrown, fitted to
     one set of games, wins back at least four fifths of it over the other,
@@ -190,9 +190,8 @@ def test_a_wrong_worth_is_mostly_won_back(two_sets):
 def test_a_correction_s_grid_priced_at_once_is_each_value_priced_alone(seed):
     """Random keeps (ranks that differ by whole and half units and, like the
     card's, by a 1,024th per die left; some choices absent, some that win
-    outright), one dice count's
-    correction moved over a grid: the losses the fit reads at once are those
-    of choosing again at each value."""
+    outright), one dice count's correction moved over a grid: the losses
+    the fit reads at once are those of choosing again at each value."""
     from solver.card_bounds import _lost, _lost_on_grid
     rng = np.random.default_rng(seed)
     for _ in range(40):
@@ -219,7 +218,8 @@ def test_the_script_prints_what_finer_rules_could_buy():
     row of the keeps is the sum of its keeps by dice above (the sampled
     games' own regret), no row of corrections loses more than the card at
     the games it is fitted to, finer cells of bank thresholds lose no more,
-    the card's banks are its banks above, and what the two would leave is
+    the card's banks are its banks above, what the finest rows win back is
+    the card's checked row less theirs, and what the two would leave is
     the card's loss less what each buys."""
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
@@ -243,6 +243,9 @@ def test_the_script_prints_what_finer_rules_could_buy():
     assert card_banks == pytest.approx(by_kind["bank or roll"], abs=0.003)
     whole = float(re.search(r"sampled ([0-9.]+) ±", out)[1])
     finest = float(keeps[-1][3])
+    kept = re.search(r"^The finest rows win back ([0-9.]+) pp in keeps on the other games\.$",
+                     out, re.MULTILINE)            # cinq-mille: no take-over to name
+    assert float(kept[1]) == pytest.approx(card_checked - finest, abs=0.0015)
     for step, left in re.findall(r"thresholds in cells of ([0-9,]+)\), first order: ([0-9.]+) pp",
                                  out):
         expected = whole - (card_checked - finest) - card_banks + banks[int(step.replace(",", ""))]
