@@ -320,7 +320,8 @@ def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
     (:func:`solver.card_bounds.keep_worth_headroom` checked on games of
     seed 2, and :func:`solver.card_bounds.bank_threshold_bound`
     everywhere): a clause of the section's text."""
-    from solver.card_bounds import KEEP_CELLS, Sample, bank_threshold_bound, keep_worth_headroom
+    from solver.card_bounds import (KEEP_CELLS, Sample, bank_threshold_bound, finer_card_loss,
+                                    keep_worth_headroom)
     from solver.card_regret import card_regret, decisions
     rules = solution.rules
     check_visits = []
@@ -328,20 +329,19 @@ def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
     keeps = keep_worth_headroom(rules, card, Sample(packed, REGRET_GAMES),
                                 Sample(decisions(solution, check_visits), REGRET_GAMES),
                                 KEEP_CELLS["and the score"])
-    kept = keeps.checked[0] - keeps.checked[1]
     card_banks = regret.by("kind").get(("bank",), 0.0)
     parts = []
     for step in BOUND_CELLS:
         banks, cells = bank_threshold_bound(rules, packed, REGRET_GAMES, step,
                                             near_end_only=False)
-        left = regret.loss()[0] - kept - (card_banks - banks)
+        left = finer_card_loss(regret.loss()[0], card_banks, keeps, banks)
         parts.append(f"{N(f'{key}/finer/{step}', left, 'ppabs')} with cells of {step:,} "
                      f"points ({N(f'{key}/finer/{step}/cells', cells, 'int')} thresholds)")
     takes = (f", its take-overs as they are "
              f"({N(f'{key}/finer/takes', regret.by('kind').get(('take',), 0.0), 'ppabs')} of it)"
              if rules.has_takeover else "")
     return (f"{label}: {N(f'{key}/finer/keep_rows', keeps.cells, 'int')} rows of corrections "
-            f"win back {N(f'{key}/finer/keeps', kept, 'ppabs')} in keeps, and with the "
+            f"win back {N(f'{key}/finer/keeps', keeps.won_back, 'ppabs')} in keeps, and with the "
             f"thresholds the card would give up " + " or ".join(parts) + takes)
 
 

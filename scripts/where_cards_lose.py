@@ -203,7 +203,7 @@ def print_headroom(solution, card, regret, visits, games: int, seed: int) -> Non
     cell of the score everywhere, beside the card's banks; then what a
     card with the finest of both would give up, first order."""
     from solver.card_bounds import (CELL_STEPS, KEEP_CELLS, Sample, bank_threshold_bound,
-                                    keep_worth_headroom)
+                                    finer_card_loss, keep_worth_headroom)
     from solver.card_regret import card_regret, decisions
     rules = solution.rules
     if not has_bands(rules):
@@ -231,14 +231,13 @@ def print_headroom(solution, card, regret, visits, games: int, seed: int) -> Non
     card_banks = regret.by("kind").get(("bank",), 0.0)
     print(f"| the card | | {100 * card_banks:.3f} |\n")
     # The last rows of KEEP_CELLS are the finest.
-    kept, loss = found.checked[0] - found.checked[1], regret.loss()[0]
-    takes = regret.by("kind").get(("take",), 0.0)
-    print(f"The finest rows win back {100 * kept:.3f} pp in keeps on the other games"
+    loss, takes = regret.loss()[0], regret.by("kind").get(("take",), 0.0)
+    print(f"The finest rows win back {100 * found.won_back:.3f} pp in keeps on the other games"
           + (f"; the take-overs stay the card's ({100 * takes:.3f} pp)." if rules.has_takeover
              else "."))
     for step in (500, 200, 50):
         print(f"With both (the finest keep rows, checked; thresholds in cells of {step:,}), "
-              f"first order: {100 * (loss - kept - card_banks + banks[step]):.3f} "
+              f"first order: {100 * finer_card_loss(loss, card_banks, found, banks[step]):.3f} "
               f"pp of the card's {100 * loss:.3f}.")
     print()
 

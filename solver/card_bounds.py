@@ -90,6 +90,18 @@ class Headroom(NamedTuple):
     """Each cell's row (a tuple of :func:`keep_cells`' integers): the
     correction in units per dice left, 0 to the game's dice."""
 
+    @property
+    def won_back(self) -> float:
+        """What the corrections win back at the other games."""
+        return self.checked[0] - self.checked[1]
+
+
+def finer_card_loss(loss: float, card_banks: float, keeps: Headroom, banks: float) -> float:
+    """What a card that gives up ``loss`` would give up, first order, with
+    the rows of ``keeps`` and bank thresholds that lose ``banks`` where its
+    own banks lose ``card_banks`` (each per game, at the same decisions)."""
+    return loss - keeps.won_back - (card_banks - banks)
+
 
 def _distance_bands(rules, units: np.ndarray) -> np.ndarray:
     """Each score's band of :func:`solver.card_regret.distance_band` (a
