@@ -1,8 +1,8 @@
 """Where a strategy card loses: its loss split by decision.
 
     python scripts/where_cards_lose.py GAME [GAME ...] [--games N] [--seed S]
-                                       [--cards FILE] [--by-left] [--by-distance]
-                                       [--bounds] [--headroom]
+                                       [--cards FILE] [--by-left] [--by-keep]
+                                       [--by-distance] [--bounds] [--headroom]
 
 For each game, plays ``N`` games of the card against the table's player
 and prints the regret by kind of decision and dice in hand
@@ -12,9 +12,13 @@ it where measured at the game's target; else evaluated here).
 (say an older commit's: ``--cards <(git show COMMIT:solver/cards.json)``).
 ``--by-left`` splits the banks' regret, to an exact target, by the dice in
 hand and what the bank would leave to go (the largest shares, up to
-1,000 left). ``--by-distance`` splits the regret of every kind by how
-far each player is from the target (within 1,000, 3,000, 6,000 or
-farther): where the card's loss sits, near the end or far from it.
+1,000 left). ``--by-keep`` splits the keeps' regret by the dice thrown,
+the turn total before them, the card's keep and the best one (the
+largest shares), and says how many such kinds of keep lose something
+and how much the largest hold: whether one more rule of keeps could buy
+much. ``--by-distance`` splits the regret of every kind by how far each
+player is from the target (within 1,000, 3,000, 6,000 or farther): where
+the card's loss sits, near the end or far from it.
 ``--bounds`` says what the card gives up near the end (within 3,000 of
 the target, either player) by kind of decision, what a player loses who
 plays the card until then and the table after (``farkle advise``), and
@@ -55,6 +59,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cards", type=Path, default=CARDS_FILE)
     parser.add_argument("--by-left", action="store_true",
                         help="split the banks' regret by dice and what the bank leaves to go")
+    parser.add_argument("--by-keep", action="store_true",
+                        help="split the keeps' regret by dice thrown, turn total, the card's keep "
+                             "and the best")
     parser.add_argument("--by-distance", action="store_true",
                         help="split the regret by each player's distance to the target")
     parser.add_argument("--bounds", action="store_true",
@@ -78,7 +85,7 @@ def main(argv=None) -> int:
         exact, how = stored_loss(cards[name], rules), "stored"
         if exact is None:       # measured at another target, or never
             exact, how = 0.5 - float(np.mean(card_seat_values(solution, card))), "exact"
-        visits = [] if args.by_left or args.bounds or args.headroom else None
+        visits = [] if args.by_left or args.by_keep or args.bounds or args.headroom else None
         regret = card_regret(solution, card, args.count, args.seed, visits)
         sampled, stderr = regret.loss()
         print(f"**{name}**: exact loss {100 * exact:.3f} pp ({how}); sampled {100 * sampled:.3f} "
@@ -91,6 +98,8 @@ def main(argv=None) -> int:
         print()
         if args.by_left and rules.exact_target:
             print_by_left(solution, card, visits, args.count)
+        if args.by_keep:
+            print_by_keep(solution, card, visits, args.count)
         if args.by_distance:
             print_by_distance(rules, regret)
         if args.bounds:
@@ -129,6 +138,49 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
         print(f"| {dice} | {left:,} | {action} | {count[dice, left, action]:,} | "
               f"{100 * value:.3f} |")
     print()
+
+
+def print_by_keep(solution, card, visits, games: int, rows: int = 12) -> None:
+    """The keeps' regret by dice thrown, band of the turn total before the
+    keep (:data:`solver.card_bounds.TURN_TOTALS`), the card's keep and the
+    best keep there, the largest ``rows`` shares; and how many such kinds
+    lose something, and what the largest ``rows`` and 100 of them hold."""
+    from collections import defaultdict
+
+    from solver.card_bounds import TURN_TOTALS, turn_total_bands
+    from solver.card_regret import choices_at
+    rules = solution.rules
+    keeps = [visit for visit in visits if visit.kind == "keep"]
+    bands = turn_total_bands(rules, [visit.turn_total for visit in keeps])
+    lost, count = defaultdict(float), defaultdict(int)
+    for (visit, _, _, choice), band in zip(choices_at(solution, card, keeps), bands):
+        regret = visit.regret(choice)
+        if regret > 0:
+            best = int(np.argmax(visit.values))
+            key = (visit.dice, int(band), visit.keeps[choice], visit.keeps[best])
+            lost[key] += regret / games
+            count[key] += 1
+    if not lost:
+        print("(no keep the card made lost anything here)\n")
+        return
+    label = ["none"] + [f"below {high:,}" if low == 0 else f"{low:,} to {high - rules.unit:,}"
+                        for low, high in zip(TURN_TOTALS, TURN_TOTALS[1:])] + \
+        [f"{TURN_TOTALS[-1]:,} or more"]
+
+    def keep(units_left):
+        units, left = units_left
+        return f"{units * rules.unit:,}, {left} to roll"
+    print("| dice thrown | set aside before | the card keeps | the best keeps | decisions | "
+          "lost (pp) |\n|---:|---|---|---|---:|---:|")
+    largest = sorted(lost.items(), key=lambda item: -item[1])
+    for (dice, band, mine, best), value in largest[:rows]:
+        print(f"| {dice} | {label[band]} | {keep(mine)} | {keep(best)} | "
+              f"{count[dice, band, mine, best]:,} | {100 * value:.3f} |")
+    shares = np.cumsum([value for _, value in largest])
+    print(f"\n{len(largest):,} kinds of keep (dice thrown, set aside before, the card's keep, "
+          f"the best) lose something: the {min(rows, len(shares))} largest hold "
+          f"{100 * shares[min(rows, len(shares)) - 1]:.3f} pp of {100 * shares[-1]:.3f}, the "
+          f"{min(100, len(shares))} largest {100 * shares[min(100, len(shares)) - 1]:.3f}.\n")
 
 
 def has_bands(rules) -> bool:

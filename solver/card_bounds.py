@@ -165,13 +165,20 @@ def bank_threshold_bound(rules, decisions: Decisions, games: int, step: int,
     return float(cheapest.sum() / games), len(cell_start)
 
 
+def turn_total_bands(rules, turn_totals: np.ndarray) -> np.ndarray:
+    """The band of :data:`TURN_TOTALS` of each turn total (units): 0 for
+    the turn's first roll, 1 below 500, and so on."""
+    turn_totals = np.asarray(turn_totals)
+    above = np.searchsorted(np.array(TURN_TOTALS[1:]) // rules.unit, turn_totals, side="right")
+    return np.where(turn_totals > 0, 1 + above, 0)
+
+
 def keep_cells(rules, decisions: Decisions, features) -> np.ndarray:
     """For every decision, its cell of ``features`` (names of
     :data:`KEEP_CELLS`' tuples), a row of integers."""
     columns = {
         "dice": lambda: [decisions.dice],
-        "turn_total": lambda: [np.searchsorted(np.array(TURN_TOTALS) // rules.unit,
-                                               decisions.turn_total, side="right")],
+        "turn_total": lambda: [turn_total_bands(rules, decisions.turn_total)],
         "distances": lambda: [_distance_bands(rules, decisions.score),
                               _distance_bands(rules, decisions.opponent)],
         "lead": lambda: [decisions.score > decisions.opponent],

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from solver.card_bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
-                                keep_cells, keep_worth_headroom)
+                                keep_cells, keep_worth_headroom, turn_total_bands)
 from solver.card_kernel import BANK, KEEP
 from solver.card_regret import NEAR_END, card_regret, decisions
 from solver.card_record import Card
@@ -250,3 +250,44 @@ def test_the_script_prints_what_finer_rules_could_buy():
                                  out):
         expected = whole - (card_checked - finest) - card_banks + banks[int(step.replace(",", ""))]
         assert float(left) == pytest.approx(expected, abs=0.003)
+
+
+@pytest.mark.parametrize("game", ["pig", "cinq-mille"])
+def test_the_turn_s_first_roll_is_a_band_of_its_own(game):
+    """``TURN_TOTALS`` as its docstring reads it: the turn's first roll
+    (nothing set aside), then below 500, 500 to 1,499, 1,500 to 2,999,
+    3,000 or more (points), in the game's units. (A first version filed
+    the first roll with the totals below 500.)"""
+    rules = get_rules(game)
+    points = np.array([0, 1, 50, 450, 499, 500, 1499, 1500, 2999, 3000, 9000])
+    points = points[points % rules.unit == 0]
+    expected = {0: 0, 1: 1, 50: 1, 450: 1, 499: 1, 500: 2, 1499: 2, 1500: 3, 2999: 3, 3000: 4,
+                9000: 4}
+    assert list(turn_total_bands(rules, points // rules.unit)) == [expected[p] for p in points]
+
+
+def test_the_script_prints_where_keeps_lose():
+    """`where_cards_lose.py --by-keep`, run as a person runs it: each row
+    is a keep the card made where another was better, the rows come
+    largest first, the largest twelve hold the rows' sum, and all kinds
+    together hold the card's keeps of the table above (the sampled
+    games' own regret in keeps)."""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
+                          "cinq-mille", "--games", "300", "--seed", "3", "--by-keep"],
+                         capture_output=True, text=True, check=True).stdout
+    keeps = sum(float(lost) for lost in re.findall(r"^\| keep \| \d+ \| ([0-9.]+) \|$", out,
+                                                   re.MULTILINE))
+    rows = re.findall(r"^\| (\d) \| ([^|]+) \| ([^|]+) \| ([^|]+) \| ([0-9,]+) \| ([0-9.]+) \|$",
+                      out, re.MULTILINE)
+    assert len(rows) == 12
+    assert all(mine != best for _, _, mine, best, _, _ in rows)
+    lost = [float(row[-1]) for row in rows]
+    assert lost == sorted(lost, reverse=True)
+    kinds, largest, whole, hundred = re.search(
+        r"^([0-9,]+) kinds of keep .* the 12 largest hold ([0-9.]+) pp of ([0-9.]+), the "
+        r"(?:[0-9]+) largest ([0-9.]+)\.$", out, re.MULTILINE).groups()
+    assert int(kinds.replace(",", "")) > 12
+    assert float(largest) == pytest.approx(sum(lost), abs=0.007)     # 12 roundings
+    assert float(largest) <= float(hundred) <= float(whole)
+    assert float(whole) == pytest.approx(keeps, abs=0.003)
