@@ -322,12 +322,9 @@ def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
     everywhere): a clause of the section's text."""
     from solver.card_bounds import (KEEP_CELLS, Sample, bank_threshold_bound, finer_card_loss,
                                     keep_worth_headroom)
-    from solver.card_regret import card_regret, decisions
     rules = solution.rules
-    check_visits = []
-    card_regret(solution, card, REGRET_GAMES, seed=2, visits=check_visits)
     keeps = keep_worth_headroom(rules, card, Sample(packed, REGRET_GAMES),
-                                Sample(decisions(solution, check_visits), REGRET_GAMES),
+                                Sample.played(solution, card, REGRET_GAMES, seed=2),
                                 KEEP_CELLS["and the score"])
     card_banks = regret.by("kind").get(("bank",), 0.0)
     parts = []

@@ -70,7 +70,8 @@ def main(argv=None) -> int:
     parser.add_argument("--headroom", action="store_true",
                         help="what far finer keep and bank rules could buy the card")
     args = parser.parse_args(argv)
-    from solver.card_regret import KIND_LABELS, card_regret
+    from solver.card_bounds import Sample
+    from solver.card_regret import KIND_LABELS, card_regret, decisions
     from solver.seat_value import card_seat_values
     from solver.tables import default_path, read_table
     cards = json.loads(args.cards.read_text())
@@ -102,10 +103,12 @@ def main(argv=None) -> int:
             print_by_keep(solution, card, visits, args.count)
         if args.by_distance:
             print_by_distance(rules, regret)
+        if args.bounds or args.headroom:
+            fit = Sample(decisions(solution, visits), args.count)     # packed once for both
         if args.bounds:
-            print_bounds(solution, card, regret, visits, args.count)
+            print_bounds(solution, regret, fit)
         if args.headroom:
-            print_headroom(solution, card, regret, visits, args.count, args.seed)
+            print_headroom(solution, card, regret, fit, args.seed)
     return 0
 
 
@@ -176,11 +179,11 @@ def print_by_keep(solution, card, visits, games: int, rows: int = 12) -> None:
     for (dice, band, mine, best), value in largest[:rows]:
         print(f"| {dice} | {label[band]} | {keep(mine)} | {keep(best)} | "
               f"{count[dice, band, mine, best]:,} | {100 * value:.3f} |")
-    shares = np.cumsum([value for _, value in largest])
+    held = np.cumsum([value for _, value in largest])     # by the largest 1, 2, ...
+    few, many = min(rows, len(held)), min(100, len(held))
     print(f"\n{len(largest):,} kinds of keep (dice thrown, set aside before, the card's keep, "
-          f"the best) lose something: the {min(rows, len(shares))} largest hold "
-          f"{100 * shares[min(rows, len(shares)) - 1]:.3f} pp of {100 * shares[-1]:.3f}, the "
-          f"{min(100, len(shares))} largest {100 * shares[min(100, len(shares)) - 1]:.3f}.\n")
+          f"the best) lose something: the {few} largest hold {100 * held[few - 1]:.3f} pp of "
+          f"{100 * held[-1]:.3f}, the {many} largest {100 * held[many - 1]:.3f}.\n")
 
 
 def has_bands(rules) -> bool:
@@ -217,15 +220,15 @@ def print_by_distance(rules, regret) -> None:
           f"{100 * sum(lost.values()):.3f}\n")
 
 
-def print_bounds(solution, card, regret, visits, games: int) -> None:
+def print_bounds(solution, regret, sample) -> None:
     """What the card loses near the end by kind, what a player loses who
     plays the card until then and the table after
     (:meth:`solver.card_regret.Regret.loss_far_from_end`), and
-    :func:`solver.card_bounds.bank_threshold_bound` by the size of the
-    cells, beside the card's banks there."""
+    :func:`solver.card_bounds.bank_threshold_bound` at the decisions of
+    ``sample`` (the games of ``regret``) by the size of the cells, beside
+    the card's banks there."""
     from solver.card_bounds import CELL_STEPS, bank_threshold_bound
-    from solver.card_regret import (NEAR_END, KIND_LABELS, decisions, loss_by_distance,
-                                    loss_near_end)
+    from solver.card_regret import NEAR_END, KIND_LABELS, loss_by_distance, loss_near_end
     rules = solution.rules
     if not has_bands(rules):
         return
@@ -242,28 +245,25 @@ def print_bounds(solution, card, regret, visits, games: int) -> None:
     print("The banks near the end with one threshold per cell of dice in hand, crosses "
           "and both players' distances, fitted to these games:\n")
     print("| cells of (points) | cells | lost in banks near the end (pp) |\n|---|---:|---:|")
-    packed = decisions(solution, visits)
     for step in CELL_STEPS:
-        bound, cells = bank_threshold_bound(rules, packed, games, step)
+        bound, cells = bank_threshold_bound(rules, sample.decisions, sample.games, step)
         print(f"| {step:,} | {cells:,} | {100 * bound:.3f} |")
     print(f"| the card | | {100 * near['bank']:.3f} |\n")
 
 
-def print_headroom(solution, card, regret, visits, games: int, seed: int) -> None:
+def print_headroom(solution, card, regret, fit, seed: int) -> None:
     """:func:`solver.card_bounds.keep_worth_headroom` for each of its
-    cells, beside the card's keeps, and the banks with a threshold per
-    cell of the score everywhere, beside the card's banks; then what a
-    card with the finest of both would give up, first order."""
+    cells, fitted to ``fit`` (the decisions of the games of ``regret``,
+    seed ``seed``) and checked on as many games of the next seed, beside
+    the card's keeps, and the banks with a threshold per cell of the score
+    everywhere, beside the card's banks; then what a card with the finest
+    of both would give up, first order."""
     from solver.card_bounds import (CELL_STEPS, KEEP_CELLS, Sample, bank_threshold_bound,
                                     finer_card_loss, keep_worth_headroom)
-    from solver.card_regret import card_regret, decisions
-    rules = solution.rules
+    rules, games = solution.rules, fit.games
     if not has_bands(rules):
         return
-    check_visits = []
-    card_regret(solution, card, games, seed + 1, check_visits)
-    fit = Sample(decisions(solution, visits), games)
-    check = Sample(decisions(solution, check_visits), games)
+    check = Sample.played(solution, card, games, seed + 1)
     print(f"A row of corrections to the worths of dice left per cell, fitted to these "
           f"games (seed {seed}) and checked on {games:,} others (seed {seed + 1}):\n")
     print("| a row per | rows | lost in keeps, fitted (pp) | checked (pp) |\n|---|---:|---:|---:|")

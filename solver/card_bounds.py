@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .card_kernel import BANK, KEEP, card_keep_ranks
-from .card_regret import Decisions, distance_band, near_end
+from .card_regret import Decisions, card_regret, distance_band, near_end
 from .turn_rules import TurnRules
 
 CELL_STEPS = (50, 200, 500, 1000)
@@ -77,6 +77,15 @@ class Sample(NamedTuple):
     decisions: Decisions
     games: int
 
+    @classmethod
+    def played(cls, solution, card, games: int, seed: int) -> "Sample":
+        """The decisions ``card`` meets over ``games`` games of ``seed``
+        against the table's player (:func:`solver.card_regret.card_regret`)."""
+        from .card_regret import decisions      # a name this module's arguments take
+        visits = []
+        card_regret(solution, card, games, seed, visits)
+        return cls(decisions(solution, visits), games)
+
 
 class Headroom(NamedTuple):
     """What :func:`keep_worth_headroom` finds, in win probability per game."""
@@ -103,12 +112,18 @@ def finer_card_loss(loss: float, card_banks: float, keeps: Headroom, banks: floa
     return loss - keeps.won_back - (card_banks - banks)
 
 
+def _by_distance(rules, units: np.ndarray, of_band) -> np.ndarray:
+    """``of_band`` of each score's band of
+    :func:`solver.card_regret.distance_band` (``units``: the scores)."""
+    at = np.array([of_band(distance_band(rules, to_go))
+                   for to_go in range(rules.target_units + 1)])
+    return at[rules.target_units - units]
+
+
 def _distance_bands(rules, units: np.ndarray) -> np.ndarray:
-    """Each score's band of :func:`solver.card_regret.distance_band` (a
-    code: the band's limit, 0 for farther than them all)."""
-    band_at = np.array([distance_band(rules, to_go) or 0
-                        for to_go in range(rules.target_units + 1)])
-    return band_at[rules.target_units - units]
+    """Each score's band as a code: the band's limit, 0 for farther than
+    them all."""
+    return _by_distance(rules, units, lambda band: band or 0)
 
 
 def bank_decisions(rules, decisions: Decisions, near_end_only: bool = True) -> np.ndarray:
@@ -118,10 +133,8 @@ def bank_decisions(rules, decisions: Decisions, near_end_only: bool = True) -> n
     banks = decisions.kind == BANK
     if not near_end_only:
         return np.flatnonzero(banks)
-    near_at = np.array([near_end(distance_band(rules, to_go))
-                        for to_go in range(rules.target_units + 1)])
-    near = (near_at[rules.target_units - decisions.score]
-            | near_at[rules.target_units - decisions.opponent])
+    near = (_by_distance(rules, decisions.score, near_end)
+            | _by_distance(rules, decisions.opponent, near_end))
     return np.flatnonzero(banks & near)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -253,9 +254,7 @@ class Card:
 
     def compiled(self, rules: Rules) -> CardRules:
         u = rules.unit
-
-        def units(points):       # thresholds round up to a score a turn can hold
-            return -(-points // u)
+        units = partial(in_units, rules)
         if len(self.bank) != rules.dice:
             raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
         for name, where in SIDE_ROWS.items():
@@ -355,9 +354,7 @@ class Card:
         is at most the target less a unit and a distance to go at most the
         target."""
         u, target_units = rules.unit, rules.target_units
-
-        def units(points):       # as :meth:`compiled` rounds a threshold
-            return -(-points // u)
+        units = partial(in_units, rules)
 
         def always_within(points):
             return points > 0 and within_from_anywhere(rules, points)
@@ -431,10 +428,16 @@ class Card:
         return card_text(self, rules, loss, players, then_table)
 
 
+def in_units(rules: Rules, points: int) -> int:
+    """A card's threshold or distance in ``points``, in units as
+    :meth:`Card.compiled` reads it: rounded up, to a score a turn can hold."""
+    return -(-points // rules.unit)
+
+
 def within_from_anywhere(rules: Rules, points: int) -> bool:
     """Whether every score short of the target is within ``points`` of it
-    (rounded up to the unit, as :meth:`Card.compiled` rounds a distance)."""
-    return -(-points // rules.unit) >= rules.target_units
+    (:func:`in_units`)."""
+    return in_units(rules, points) >= rules.target_units
 
 
 def chooses_keeps(rules: Rules) -> bool:
