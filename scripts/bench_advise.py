@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from solver.advice import Advisor
+from solver.advice.advisor import Advisor
 
 
 def process_seconds(game, args, runs=15):
@@ -50,7 +50,7 @@ def library_seconds(game, positions=300):
 
 
 def main(games):
-    from solver.rules import get_rules
+    from solver.model.rules import get_rules
     for game in games or ["cinq-mille"]:
         process = process_seconds(game, ["--me", "1500", "--opp", "2000", "--turn", "600",
                                          "--dice", "2"])

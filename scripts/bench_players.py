@@ -27,10 +27,10 @@ from machine import machine  # noqa: E402
 CHILD = r"""
 import dataclasses, json, resource, sys, time
 from pathlib import Path
-from solver.multiplayer import solve_players
-from solver.rules import get_rules
-from solver.solve import solve_and_write
-from solver.tables import equilibria_summary, table_name
+from solver.engine.n_player import solve_players
+from solver.model.rules import get_rules
+from solver.tables.make import solve_and_write
+from solver.tables.files import equilibria_summary, table_name
 game, players, target, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], Path(sys.argv[4])
 changes = json.loads(sys.argv[5])
 rules = get_rules(game)

@@ -3,12 +3,12 @@
     python scripts/bench_regret_pricing.py GAME [--games N] [--seed S]
 
 Plays ``N`` games of the game's stored card against its table
-(:func:`solver.card_regret.card_regret`, not timed), then prices the same
+(:func:`solver.cards.regret.card_regret`, not timed), then prices the same
 card at the decisions it met two ways, which must agree: the compiled
-pricing (:func:`solver.card_regret.regret_of`: the decisions packed once,
+pricing (:func:`solver.cards.regret.regret_of`: the decisions packed once,
 then the card's choice at each in one compiled loop; its first call,
 which compiles, and the median of three calls after it) and the card's
-choice asked decision by decision in Python (:func:`solver.card_regret.choices_at`,
+choice asked decision by decision in Python (:func:`solver.cards.regret.choices_at`,
 as the search over sampled decisions did before). Prints both times and
 estimates.
 """
@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import load_table  # noqa: E402
 from machine import machine  # noqa: E402
 
-from solver.card_record import Card  # noqa: E402
-from solver.card_regret import card_regret, choices_at, decisions, regret_of  # noqa: E402
-from solver.card_sheet import stored_cards  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.regret import card_regret, choices_at, decisions, regret_of  # noqa: E402
+from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -4,7 +4,7 @@
 
 The blocks of a level run on both cores in whatever order the threads take
 them; no block reads another of its level, so the values must not depend on
-that order. Solves the game twice in one process (`solver.solve.solve_game`,
+that order. Solves the game twice in one process (`solver.tables.make.solve_game`,
 the model for a game with crosses) and compares the start values and the
 take-over values whole; prints one markdown row for BENCHMARKS.md.
 """
@@ -20,8 +20,8 @@ from machine import machine  # noqa: E402
 
 
 def main(game="quinze-mille", target=None):
-    from solver.rules import get_rules
-    from solver.solve import solve_game
+    from solver.model.rules import get_rules
+    from solver.tables.make import solve_game
     rules = get_rules(game, int(target) if target else None)
     seconds, solutions = [], []
     for _ in range(2):

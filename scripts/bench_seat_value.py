@@ -1,11 +1,11 @@
-"""Time one exact evaluation of a seat's policy (solver.seat_value).
+"""Time one exact evaluation of a seat's policy (solver.cards.seat_value).
 
     python scripts/bench_seat_value.py GAME TARGET [--players N] [--tol TOL] [--stored]
 
 With two players (the default) it evaluates the game's first-guess card
 (``scripts/fit_cards.py``), or with ``--stored`` its stored card
-(``solver/cards.json``), against the two-player table, as the card search
-does; with more, the race-of-duels model (solver.duels) against the exact
+(``solver/cards/cards.json``), against the two-player table, as the card search
+does; with more, the race-of-duels model (solver.advice.duels) against the exact
 N-player table, as ``scripts/measure_players.py`` does. The tables are
 solved first (not timed). Prints the seconds of the evaluation, the seats
 it gives and the process's peak memory.
@@ -31,22 +31,22 @@ def main(argv=None) -> int:
     parser.add_argument("--stored", action="store_true",
                         help="the game's stored card, not its first guess")
     args = parser.parse_args(argv)
-    from solver.game import solve
-    from solver.multiplayer import solve_players
-    from solver.rules import get_rules
-    from solver.solve import solve_game
-    from solver.states import player_space
+    from solver.engine.two_player import solve
+    from solver.engine.n_player import solve_players
+    from solver.model.rules import get_rules
+    from solver.tables.make import solve_game
+    from solver.model.states import player_space
     rules = get_rules(args.game, args.target)
     if args.players == 2:
-        from solver.card_fit import first_guess
-        from solver.card_sheet import card_for
-        from solver.seat_value import card_seat_values
+        from solver.cards.fit.search import first_guess
+        from solver.cards.sheet import card_for
+        from solver.cards.seat_value import card_seat_values
         table = solve_game(rules)
         card = card_for(get_rules(args.game))[0] if args.stored else first_guess(table)
         started = time.perf_counter()
         seats = card_seat_values(table, card, tol=args.tol)
     else:
-        from solver.seat_value import model_seat_values
+        from solver.cards.seat_value import model_seat_values
         space = player_space(rules, "exact")
         table = solve_players(rules, args.players, space=space)
         two = solve(rules, space=space)

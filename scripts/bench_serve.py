@@ -3,7 +3,7 @@
     python scripts/bench_serve.py [GAME[,PLAYERS] ...]
 
 The server holds no game: every request replays the page's entries so far
-(solver.table_api). This plays whole games as the page does (seeded dice,
+(solver.web.api). This plays whole games as the page does (seeded dice,
 the recommended choice each time), one request per entry, and reports the
 wall time of a request (median, and the slowest) and of the last requests
 of the longest game, where the replay is longest. The first request of a

@@ -1,4 +1,4 @@
-"""Games per second of the simulator (solver.simulate) for cinq-mille.
+"""Games per second of the simulator (solver.sim.simulate) for cinq-mille.
 
     python scripts/bench_simulate.py [--games 200000] [--optimal-games 200000]
 
@@ -26,9 +26,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    from solver.game import solve
-    from solver.rules import get_rules
-    from solver.simulate import simulate
+    from solver.engine.two_player import solve
+    from solver.model.rules import get_rules
+    from solver.sim.simulate import simulate
 
     rules = get_rules("cinq-mille")
     machine = f"{os.cpu_count()} cores (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}"

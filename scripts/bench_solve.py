@@ -23,9 +23,9 @@ from machine import machine  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
-from solver.solve import solve_and_write
-from solver.game import solve
-from solver.rules import get_rules
+from solver.tables.make import solve_and_write
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
 rules = get_rules(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
 solve(get_rules("pig", 20))           # load the compiled kernels
 started = time.perf_counter()
@@ -48,8 +48,8 @@ def speedup(game, target):
     """Fast solver against tests/reference_solver.py on one small target."""
     sys.path.insert(0, str(ROOT / "tests"))
     from reference_solver import reference_solve
-    from solver.game import solve
-    from solver.rules import get_rules
+    from solver.engine.two_player import solve
+    from solver.model.rules import get_rules
     rules = get_rules(game, target)
     solve(rules)
     reference_solve(rules)
@@ -63,7 +63,7 @@ def speedup(game, target):
 
 
 def main(games):
-    from solver.rules import GAMES
+    from solver.model.rules import GAMES
     games = games or [g for g in GAMES if not GAMES[g].crosses] + \
         [g for g in GAMES if GAMES[g].crosses]
     print(f"Machine: {machine()}\n")

@@ -7,7 +7,7 @@ the solved tables, the solver and the simulator.
 
 This script is the driver: it loads the games (a table in ``tables/``, or a
 solve here when the table is missing and the solve is short), runs the
-checks and the simulations, asks :mod:`solver.analysis` for every result
+checks and the simulations, asks :mod:`solver.study.analysis` for every result
 (fair head start, bank and take-over intervals, banking maps, house-rule
 variants), and fills ``paper/template.md`` with the passages of
 ``paper_text.py`` and ``paper_sections.py`` and the figures of
@@ -49,19 +49,20 @@ import paper_cache  # noqa: E402
 import paper_sections  # noqa: E402
 from machine import machine  # noqa: E402
 from paper_format import Numbers, Tables, fill, stray_digits  # noqa: E402
-from solver import __version__, analysis  # noqa: E402
-from solver.card_sheet import stored_cards  # noqa: E402
-from solver.dice import FACES, keep_table, odds, rolls  # noqa: E402
-from solver.rules import GAMES, Rules  # noqa: E402
-from solver.simulate import simulate  # noqa: E402
+from solver import __version__  # noqa: E402
+from solver.study import analysis
+from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.model.dice import FACES, keep_table, odds, rolls  # noqa: E402
+from solver.model.rules import GAMES, Rules  # noqa: E402
+from solver.sim.simulate import simulate  # noqa: E402
 
 try:                                        # both seatings on common dice, where available
-    from solver.simulate import match  # noqa: E402
+    from solver.sim.simulate import match  # noqa: E402
 except ImportError:
     match = None
-from solver.solution import Solution  # noqa: E402
-from solver.solve import estimated_solve_seconds, solve_game  # noqa: E402
-from solver.tables import default_path, read_info, read_table, table_name  # noqa: E402
+from solver.engine.solution import Solution  # noqa: E402
+from solver.tables.make import estimated_solve_seconds, solve_game  # noqa: E402
+from solver.tables.files import default_path, read_info, read_table, table_name  # noqa: E402
 
 # ------------------------------------------------------------- parameters
 # Parameters of the experiments (how many games, which heuristics, which
@@ -204,7 +205,7 @@ def label_of(rules: Rules) -> str:
 def stale(path: Path, rules: Rules, log) -> bool:
     """A table this program cannot read (an older format): treated as
     missing, with the reason in the log."""
-    from solver.errors import UsageError
+    from solver.model.errors import UsageError
     try:
         read_table(path, expect=rules, lazy_take=True)
     except UsageError as error:
@@ -440,7 +441,7 @@ def main(argv=None) -> int:
     checks = dice_checks()
     reference = run_reference_cases(REFERENCE_CASES[:3] if args.quick else REFERENCE_CASES)
     log("dice and reference checks done")
-    from solver.solution import bellman_residual
+    from solver.engine.solution import bellman_residual
     for game in present:
         game.results["residual"] = (bellman_residual(game.solution, samples=200)
                                     if game.source == "solved"

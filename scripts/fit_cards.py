@@ -4,12 +4,12 @@
 
 For each game: the card's first guess is read off the table (per dice in
 hand, the median smallest total at which optimal play banks with both
-players level, over a grid of scores), then :func:`solver.card_fit.fit`'s
+players level, over a grid of scores), then :func:`solver.cards.fit.search.fit`'s
 coordinate search lowers the card's loss, 1/2 minus the mean of its exact
 chances as the first and as the second player against optimal play (its
 docstring has the search). A row of thresholds near an end changes
 nothing until its condition is set (``--set home_within=1000``). The
-simple rules people use (:func:`solver.card_fit.simple_rules`) are
+simple rules people use (:func:`solver.cards.fit.search.simple_rules`) are
 evaluated the same way, as cards.
 
 Where one evaluation at the game's own target takes minutes (quinze-mille,
@@ -26,11 +26,11 @@ the evaluations' tolerance (sweeps, where a game has falls);
 two runs (dix-mille: about half an hour per evaluation). Where a simple
 rule's exact evaluation takes hours (dix-mille-free-keep), ``--simple-only
 --sampled GAMES`` measures it instead over that many games played by the
-rule against the table (:func:`solver.card_regret.card_regret`: the sum of
+rule against the table (:func:`solver.cards.regret.card_regret`: the sum of
 its regrets, an unbiased estimate of the exact loss, stored with its
 standard error).
 
-Writes ``solver/cards.json`` (game -> card, loss, seats, the fields any
+Writes ``solver/cards/cards.json`` (game -> card, loss, seats, the fields any
 search has moved since the first guess, the simple rules' losses) and
 prints a markdown table with the machine and the command.
 """
@@ -49,25 +49,25 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card_fit import (fields_to_fit, first_guess, fit, measure_simple,  # noqa: E402
+from solver.cards.fit.search import (fields_to_fit, first_guess, fit, measure_simple,  # noqa: E402
                              put)
-from solver.card_record import Card  # noqa: E402
-from solver.card_sheet import CARDS_FILE, stored_cards  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.sheet import CARDS_FILE, stored_cards  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
 
 
 def load_table(rules):
     """The table of ``rules``, solved first (into the user's tables) when
     missing: a reduced target's table is a few seconds' solve."""
-    from solver.solve import solve_and_write
-    from solver.tables import default_path, read_table
+    from solver.tables.make import solve_and_write
+    from solver.tables.files import default_path, read_table
     if not default_path(rules).exists():
         solve_and_write(rules)
     return read_table(default_path(rules), rules, lazy_take=False)
 
 
 def save(name: str, entry: dict) -> None:
-    """Write one game's entry into ``solver/cards.json``, read again first:
+    """Write one game's entry into ``solver/cards/cards.json``, read again first:
     two runs for two games may write in turn."""
     cards = stored_cards()
     cards[name] = entry
@@ -87,7 +87,7 @@ def main(argv=None) -> int:
                         help="search these fields alone (comma-separated, as in the card: "
                         "bank1.., left1.., take_at, ...), where one evaluation takes minutes")
     parser.add_argument("--from-stored", action="store_true",
-                        help="start from the game's card in solver/cards.json, not the first "
+                        help="start from the game's card in solver/cards/cards.json, not the first "
                         "guess")
     parser.add_argument("--set", metavar="NAME=VALUE", default="",
                         help="start from a card with these fields changed (comma-separated, "
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
         parser.error("--sampled measures the simple rules: use it with --simple-only")
     if args.sampled < 0:
         parser.error(f"--sampled takes a number of games, not {args.sampled}")
-    from solver.seat_value import card_seat_values
+    from solver.cards.seat_value import card_seat_values
     cards = stored_cards()
     for name in args.games:
         rules = get_rules(name)
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
                               else []) | set(changes)
                           | set(fields or fields_to_fit(rules) if args.rounds else []))
         if args.rounds and card == start and not changes:
-            print(f"{name}: no better card found; solver/cards.json keeps the stored one",
+            print(f"{name}: no better card found; solver/cards/cards.json keeps the stored one",
                   file=sys.stderr)
             stored["loss"]["searched"] = searched
             save(name, stored)
@@ -179,7 +179,7 @@ def main(argv=None) -> int:
             # Fitted at a smaller target, or changed by --set: a card
             # replaces the stored one only where it gives up less.
             print(f"{name}: this card gives up {100 * loss:.3f} points, the stored one "
-                  f"{100 * was['loss']:.3f}; solver/cards.json keeps the stored one",
+                  f"{100 * was['loss']:.3f}; solver/cards/cards.json keeps the stored one",
                   file=sys.stderr)
             continue
         # --card-only keeps the simple rules as stored, measured beside the

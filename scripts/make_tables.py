@@ -14,9 +14,9 @@ makes them with ``farkle solve GAME`` into their own table directory.
 import sys
 import time
 
-from solver.rules import GAMES
-from solver.solve import solve_and_write
-from solver.tables import package_dir, table_name
+from solver.model.rules import GAMES
+from solver.tables.make import solve_and_write
+from solver.tables.files import package_dir, table_name
 
 
 THREE_PLAYERS = ["cinq-mille:3"]
@@ -27,7 +27,7 @@ THREE_PLAYERS = ["cinq-mille:3"]
 def main(names):
     # Load the compiled kernels first, so that the solve time a table
     # records is the solve's, not the loading's (as scripts/bench_solve.py).
-    from solver.game import solve
+    from solver.engine.two_player import solve
     solve(GAMES["pig"].with_target(20))
     for spec in names or list(GAMES) + THREE_PLAYERS:
         name, _, players = spec.partition(":")

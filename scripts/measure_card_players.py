@@ -9,9 +9,9 @@ leader's score as the other player's (``farkle card GAME --players N``
 says so). Against the N-player table (``farkle solve GAME --players N``
 makes it; cinq-mille's for three is committed) the card's chance in each
 seat is a fixed-policy evaluation
-(:func:`solver.seat_value.card_seat_values_n`), and its loss the mean over
+(:func:`solver.cards.seat_value.card_seat_values_n`), and its loss the mean over
 the seats of the table's chance less the card's, as for two players.
-Stores it with the card in ``solver/cards.json`` under ``players``, which
+Stores it with the card in ``solver/cards/cards.json`` under ``players``, which
 ``farkle card GAME --players N`` prints; the two-player card fitted again
 drops it.
 
@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import save  # noqa: E402
 from machine import machine  # noqa: E402
 
-from solver.card_fit import fields_to_fit, fit  # noqa: E402
-from solver.card_record import Card  # noqa: E402
-from solver.card_sheet import stored_cards  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
+from solver.cards.fit.search import fields_to_fit, fit  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -53,12 +53,12 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=6, help="with --fit: at most this many "
                         "rounds of the search (default 6)")
     args = parser.parse_args(argv)
-    from solver.seat_value import card_seat_values_n
-    from solver.tables import default_path, read_table
+    from solver.cards.seat_value import card_seat_values_n
+    from solver.tables.files import default_path, read_table
     rules = get_rules(args.game)
     entry = stored_cards().get(args.game)
     if entry is None:
-        parser.error(f"no card for {args.game} in solver/cards.json")
+        parser.error(f"no card for {args.game} in solver/cards/cards.json")
     if args.players < 3:
         parser.error("--players: 3 or more (the card's loss with two is measured by "
                      "scripts/fit_cards.py)")
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
 def fit_for_players(args, rules, solution, entry) -> int:
     """``--fit``: the search from the two-player card, stored as
     ``players[N]["fitted"]``."""
-    from solver.seat_value import card_seat_values_n
+    from solver.cards.seat_value import card_seat_values_n
     started = time.perf_counter()
     card, loss, evaluations, seats = fit(
         solution, args.rounds,

@@ -4,11 +4,11 @@ the target, ``farkle advise`` from then on.
 
     python scripts/measure_card_then_table.py GAME [GAME ...] [--within POINTS]
 
-An exact evaluation (:func:`solver.seat_value.card_seat_values` with
+An exact evaluation (:func:`solver.cards.seat_value.card_seat_values` with
 ``table_within``: the card's player plays the table's decisions at every
 turn start where a score is that near the target, its take-overs
 included); the loss is one half less the mean of the two seats, as for the
-card alone. Stored with the card in ``solver/cards.json`` as
+card alone. Stored with the card in ``solver/cards/cards.json`` as
 ``card_then_table``, which ``farkle card GAME`` prints as a note; the card
 fitted again drops it.
 """
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import load_table, save  # noqa: E402
 from machine import machine  # noqa: E402
 
-from solver.card_record import Card  # noqa: E402
-from solver.card_regret import NEAR_END  # noqa: E402
-from solver.card_sheet import stored_cards  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
-from solver.seat_value import card_seat_values  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.regret import NEAR_END  # noqa: E402
+from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
+from solver.cards.seat_value import card_seat_values  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -50,7 +50,7 @@ def main(argv=None) -> int:
         rules = get_rules(name)
         entry = stored_cards().get(name)
         if entry is None:
-            parser.error(f"no card for {name} in solver/cards.json")
+            parser.error(f"no card for {name} in solver/cards/cards.json")
         solution = load_table(rules)
         started = time.perf_counter()
         seats = card_seat_values(solution, Card.from_dict(entry["card"]), tol=args.tol,

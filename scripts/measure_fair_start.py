@@ -4,7 +4,7 @@
 
 For each game (default: those of the paper's table of head starts) this
 solves the game with the second seat's rules changed
-(:mod:`solver.fair_start`) and records the first player's share (wins plus
+(:mod:`solver.study.fair_start`) and records the first player's share (wins plus
 half the draws) under each mechanism:
 
 * the second player enters lower: the entry, from the game's down to one
@@ -43,7 +43,7 @@ PIG_LARGEST_BONUS = 20
 
 def measure(rules, tol: float = 1e-12) -> dict:
     """Every mechanism of one game."""
-    from solver.fair_start import FairStart, fairest, solve_fair_start
+    from solver.study.fair_start import FairStart, fairest, solve_fair_start
     started = time.perf_counter()
     result = {"game": rules.name, "entry": rules.entry, "unit": rules.unit, "tolerance": tol}
     result["last_turn"] = solve_fair_start(rules, FairStart(last_turn=True), tol)[0]
@@ -64,8 +64,8 @@ def measure_game(name: str) -> dict:
     mechanism nearest one half at the value found, to a tolerance of
     1e-10 (``with_crosses``)."""
     import dataclasses
-    from solver.fair_start import FairStart, solve_fair_start
-    from solver.rules import get_rules
+    from solver.study.fair_start import FairStart, solve_fair_start
+    from solver.model.rules import get_rules
     rules = get_rules(name)
     if not rules.crosses:
         return measure(rules)

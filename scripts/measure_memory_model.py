@@ -3,7 +3,7 @@
     python scripts/measure_memory_model.py [--targets 700 1000 1500]
         [--decision-games 3000] [--games 2000000] [--selfplay-games 200000]
 
-The crosses model (solver.memory, ``memory="model"``) forgets the previous
+The crosses model (solver.engine.memory, ``memory="model"``) forgets the previous
 score; the exact memory (``memory="exact"``) does not, but is only solvable
 at small targets. At each target of ``--targets`` this solves both and
 measures:
@@ -26,7 +26,7 @@ measures:
     win - rate`` (model first) or ``rate - exact first-player win`` (model
     second), with its binomial standard error, and, sharper, the paired
     difference with the exact self-play on the same dice, with the standard
-    error of the per-game differences (:func:`solver.simulate.match`, with
+    error of the per-game differences (:func:`solver.sim.simulate.match`, with
     the exact self-play as its baseline). Played on RULES.md's one-level
     memory (``one_level=True``: the game both tables are about) and on the
     paper sheet (the simulator's default);
@@ -55,12 +55,12 @@ from machine import cpu_model
 
 class TablePolicy:
     """One table's optimal decisions, as the simulator plays them: its line
-    maps (solver.policies.player_states) and, per turn start, the policy's
-    tables with the replay's values (solver.policies.optimal_turn), kept
+    maps (solver.sim.policies.player_states) and, per turn start, the policy's
+    tables with the replay's values (solver.sim.policies.optimal_turn), kept
     for the exact table's costs."""
 
     def __init__(self, solution):
-        from solver.policies import player_states
+        from solver.sim.policies import player_states
         self.solution = solution
         self.state_of, self.zero_of = player_states(solution.rules, solution.space)
         self.turns: dict = {}
@@ -73,7 +73,7 @@ class TablePolicy:
         return m, int(self.zero_of[line])
 
     def turn(self, mover_line, waiting_line):
-        from solver.policies import optimal_turn
+        from solver.sim.policies import optimal_turn
         m, z = self.state(mover_line)
         w, _ = self.state(waiting_line)
         if (m, w, z) not in self.turns:
@@ -94,12 +94,12 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     """Play ``games`` games of exact-optimal self-play (paper sheet) and
     count, per kind, decisions, differing ones and their exact cost. The
     game itself (dice, sheets, crosses, offers) is the simulator's
-    (solver.simulate), the rules of a turn solver.turn_rules'; only the
+    (solver.sim.simulate), the rules of a turn solver.model.turn_rules'; only the
     turn's loop is written here, to see each decision of both tables."""
-    from solver.game_loop import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, end_turn,
+    from solver.sim.game_loop import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, end_turn,
                                   keep_value, player_line, start_game, throw)
-    from solver.policies import dice_tables
-    from solver.turn_rules import (OVERSHOOT as OVERSHOOTS, WIN as WINS, TurnRules,
+    from solver.sim.policies import dice_tables
+    from solver.model.turn_rules import (OVERSHOOT as OVERSHOOTS, WIN as WINS, TurnRules,
                                    dice_left, keep_result, may_bank, may_take_over)
     dice = dice_tables(rules)
     r = TurnRules.of(rules)
@@ -200,9 +200,9 @@ def main(argv=None) -> int:
 
     import numba
 
-    from solver.solve import solve_game
-    from solver.rules import get_rules
-    from solver.simulate import match, simulate
+    from solver.tables.make import solve_game
+    from solver.model.rules import get_rules
+    from solver.sim.simulate import match, simulate
 
     machine = (f"{os.cpu_count()} cores (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}; "
                f"Python {platform.python_version()}, numpy {np.__version__}, "
@@ -293,7 +293,7 @@ def main(argv=None) -> int:
                              f"{differ:,} games with another winner"))
 
     # (d) the model at 10,000 under the paper sheet
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     rules = get_rules("dix-mille")
     path = args.table or default_path(rules)
     if args.selfplay_games <= 0:

@@ -3,11 +3,11 @@
     python scripts/measure_players.py [--json-out paper/players.json] [--quick]
 
 For each case of SEAT_CASES this solves the game exactly with 2, 3 (and 4)
-players (:func:`solver.multiplayer.solve_players`; with two players it is
+players (:func:`solver.engine.n_player.solve_players`; with two players it is
 the two-player game, which ``tests/test_players.py`` checks) and records:
 
 (a) each seat's chance at the game start, the seconds of the solve and
-    what the equilibria needed (:func:`solver.tables.equilibria_summary`);
+    what the equilibria needed (:func:`solver.tables.files.equilibria_summary`);
 (b) how banking moves with more opponents: at the game start (everyone at
     0) and at an even middle position (everyone at the same score, about
     half the target), the smallest turn total at which the mover banks,
@@ -15,9 +15,9 @@ the two-player game, which ``tests/test_players.py`` checks) and records:
 (c) for the cases of DUEL_CASES, what two policies that need only the
     two-player table give up in the three-player game: the two-player
     policy played against the leader (the *duel*,
-    :func:`solver.seat_value.duel_seat_values`), and the race-of-duels
+    :func:`solver.cards.seat_value.duel_seat_values`), and the race-of-duels
     model that advice uses beyond the exact tables
-    (:mod:`solver.duels`, :func:`solver.seat_value.model_seat_values`):
+    (:mod:`solver.advice.duels`, :func:`solver.cards.seat_value.model_seat_values`):
     each seat's exact chance when that seat plays the policy and the others
     the table (an exact evaluation, no sampling), and the share of
     bank-or-roll decisions that differ, over every allowed bank decision of
@@ -60,7 +60,7 @@ QUICK_DUEL_CASES = [("cinq-mille", 1500)]
 def first_banks(solution, states) -> dict[int, int | None]:
     """Smallest turn total (points) at which the mover banks, per dice in
     hand, at the turn start of ``states``."""
-    from solver.multi_solution import replay_n
+    from solver.engine.solution_n import replay_n
     _, R, _, B, mix = replay_n(solution, solution.node_of(states))
     rules = solution.rules
     out = {}
@@ -76,9 +76,9 @@ def decisions_differ(solution, two, samples: int, seed: int = 0) -> dict[str, in
     starts, and how many of them the duel against the leader (``duel``) and
     the model (``model``) decide otherwise than the exact table (module
     docstring)."""
-    from solver.duels import DuelsAdvisor
-    from solver.multi_solution import replay_n
-    from solver.solution import replay
+    from solver.advice.duels import DuelsAdvisor
+    from solver.engine.solution_n import replay_n
+    from solver.engine.solution import replay
     rng = np.random.default_rng(seed)
     space = solution.space
     model = DuelsAdvisor(two, solution.players)
@@ -102,9 +102,9 @@ def decisions_differ(solution, two, samples: int, seed: int = 0) -> dict[str, in
 
 def solve_case(game: str, target: int, players: int, changes: dict | None = None):
     import dataclasses
-    from solver.multiplayer import solve_players
-    from solver.rules import get_rules
-    from solver.states import player_space
+    from solver.engine.n_player import solve_players
+    from solver.model.rules import get_rules
+    from solver.model.states import player_space
     rules = get_rules(game, target)
     if changes:
         rules = dataclasses.replace(rules, **changes)
@@ -120,9 +120,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small cases, for a look")
     parser.add_argument("--sample", type=int, default=2000)
     args = parser.parse_args(argv)
-    from solver.game import solve
-    from solver.seat_value import duel_seat_values, model_seat_values
-    from solver.tables import equilibria_summary
+    from solver.engine.two_player import solve
+    from solver.cards.seat_value import duel_seat_values, model_seat_values
+    from solver.tables.files import equilibria_summary
     seat_cases = QUICK_SEAT_CASES if args.quick else SEAT_CASES
     duel_cases = QUICK_DUEL_CASES if args.quick else DUEL_CASES
     command = "python scripts/measure_players.py " + " ".join(argv or sys.argv[1:])

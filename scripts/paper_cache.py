@@ -4,7 +4,7 @@ solve them again.
 A house-rule variant at a real target costs from seconds (cinq-mille) to
 many minutes (dix-mille with crosses). The paper needs only a summary of
 each: the first player's win probability, the fair head start
-(:func:`solver.analysis.komi`), the player states and the solve's stats.
+(:func:`solver.study.analysis.komi`), the player states and the solve's stats.
 :func:`summary` solves a game once and stores that summary in
 ``paper/cache/<hash>.json``, the hash being of the rules' JSON and the
 memory (the exact previous-score memory or the crosses model), so that a
@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver import __version__  # noqa: E402
-from solver.analysis import house_variants, komi  # noqa: E402
-from solver.rules import GAMES, Rules  # noqa: E402
+from solver.study.analysis import house_variants, komi  # noqa: E402
+from solver.model.rules import GAMES, Rules  # noqa: E402
 
 CACHE = ROOT / "paper" / "cache"
 FAMILIES = ("cinq-mille", "quinze-mille", "dix-mille")
@@ -83,7 +83,7 @@ def summary(rules: Rules, memory: str = "model", cache: Path = CACHE, solution=N
         return data
     if solution is not None:
         return store(solution, float(solution.stats.get("seconds", 0.0)), memory, cache)
-    from solver.solve import solve_game
+    from solver.tables.make import solve_game
     started = time.perf_counter()
     solution = solve_game(rules, memory)
     return store(solution, time.perf_counter() - started, memory, cache)
@@ -108,7 +108,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", metavar="FAMILY/LABEL",
                         help="these variants alone, in this order (e.g. \"dix-mille/as played\")")
     args = parser.parse_args(argv)
-    from solver.solve import estimated_solve_seconds
+    from solver.tables.make import estimated_solve_seconds
     jobs = sorted(house_jobs(), key=lambda job: estimated_solve_seconds(job[2]))
     if args.only:
         named = {f"{family}/{label}": (family, label, rules) for family, label, rules in jobs}

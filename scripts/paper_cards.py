@@ -1,4 +1,4 @@
-"""The paper's section on strategy cards, from ``solver/cards.json`` (what
+"""The paper's section on strategy cards, from ``solver/cards/cards.json`` (what
 ``scripts/fit_cards.py`` fitted and measured) and the tables: every card,
 its loss, the simple rules' losses, and a figure of where each card's bank
 decisions part from optimal play."""
@@ -23,9 +23,9 @@ GOAL = 0.01
 
 def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
     if not cards:
-        return ("`solver/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
+        return ("`solver/cards/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
                 "then rebuild.")
-    from solver.card_record import Card
+    from solver.cards.record import Card
     rows = []
     for name, entry in cards.items():
         key = f"card/{name}"
@@ -103,7 +103,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "or whose opponent nears the target, each a set amount "
         "higher on the last cross before a fall, and, near an exact target, any offer that "
         "leaves 100 to go (a lone 1 finishes it) or, with enough dice, up to a set amount "
-        "(`solver.card`). "
+        "(`solver.cards.card`). "
         "Its parameters are whole multiples of the unit (a worth that ranks keeps also half "
         "a unit), fitted to the table by a coordinate search (`scripts/fit_cards.py`); "
         "where one evaluation takes an hour (dix-mille), "
@@ -114,7 +114,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         "also fits its dice. Each stored "
         "card is scored exactly: the card is a fixed policy, its opponent plays the "
         "table, and the chance of each is a linear system "
-        "solved level by level as the game itself is (`solver.seat_value`), so the "
+        "solved level by level as the game itself is (`solver.cards.seat_value`), so the "
         "coordinate search compares cards without sampling noise; `farkle simulate --a card "
         "--b optimal` agrees "
         f"within its standard error (a test). {ref} gives each card's loss; the goal was at "
@@ -126,7 +126,7 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         + "The card of "
         + (games[example].label if example in games else example) + ":")
     figure = departures(figs, cards, games)
-    from solver.rules import get_rules
+    from solver.model.rules import get_rules
     return "\n\n".join([lead, "```\n" + card.text(get_rules(example), cards[example]["loss"])
                          + "\n```",
                         table(["game", "card loses (pp)", "card first / second",
@@ -166,7 +166,7 @@ def with_more_players(N, cards: dict, games: dict) -> list[str]:
     text = ("With more players the card is played against the leader: the other player it "
             "reads is the one furthest ahead. Its exact chance in each seat against the "
             "N-player table is the same fixed-policy evaluation with every other seat "
-            "playing the table (`solver.seat_value.card_seat_values_n`; a test checks it "
+            "playing the table (`solver.cards.seat_value.card_seat_values_n`; a test checks it "
             "against the N-player simulator)" + (": " + "; ".join(parts) if parts else "")
             + ".")
     if fitted:
@@ -179,9 +179,9 @@ def with_more_players(N, cards: dict, games: dict) -> list[str]:
 
 def changed_fields(two: dict, fitted: dict) -> str:
     """The fields where a card fitted for more players differs from the
-    two-player card (as ``solver/cards.json`` keeps them, a field left out
+    two-player card (as ``solver/cards/cards.json`` keeps them, a field left out
     at its default): ``bank 21 to 23, gap_step 7 to 5``."""
-    from solver.card_record import Card
+    from solver.cards.record import Card
     two, fitted = (Card.from_dict(card).to_dict() for card in (two, fitted))
     return ", ".join(f"{field} {_value(two[field])} to {_value(value)}"
                      for field, value in fitted.items() if value != two[field])
@@ -194,8 +194,8 @@ def _value(value) -> str:
 def searched_note(name: str, loss: dict) -> str:
     """What the search moved of a card, where not every field: the fewer of
     the fields searched and the fields left as first guessed."""
-    from solver.card_fit import fields_to_fit
-    from solver.rules import get_rules
+    from solver.cards.fit.search import fields_to_fit
+    from solver.model.rules import get_rules
     searched = loss["searched"]
     left = [f for f in fields_to_fit(get_rules(name)) if f not in searched]
     if not searched:
@@ -208,10 +208,10 @@ def searched_note(name: str, loss: dict) -> str:
 
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     """The loss of each card split by the decisions that lose it
-    (:mod:`solver.card_regret`): a paragraph and a table."""
-    from solver.card_bounds import bank_threshold_bound
-    from solver.card_record import Card
-    from solver.card_regret import (NEAR_END, KIND_LABELS, card_regret, decisions,
+    (:mod:`solver.cards.regret`): a paragraph and a table."""
+    from solver.cards.bounds import bank_threshold_bound
+    from solver.cards.record import Card
+    from solver.cards.regret import (NEAR_END, KIND_LABELS, card_regret, decisions,
                                     distance_limits, loss_by_distance, loss_near_end)
     shown = [n for n in cards if n in games]
     if not shown:
@@ -263,7 +263,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
         "process whose best values are the table's own, so by the performance difference "
         "lemma (Kakade and Langford [5]) the card's loss is the expected sum, over the "
         "decisions of a game it plays, of what each costs against the best choice there, both "
-        "valued by the table (`solver.card_regret`). Sampling games splits the loss by "
+        "valued by the table (`solver.cards.regret`). Sampling games splits the loss by "
         f"decision; the sum checks itself against the exact loss ({ref}). Ranking keeps by "
         "points plus a worth per die left to roll lost most of what the first cards gave up: "
         "a die left is worth much more when it buys a roll of every die than when one or two "
@@ -292,7 +292,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
            "without bias where no score falls back, nearly so with crosses, where a fall may "
            "take a player back). A card's bank rule cannot follow that dependence: a "
            "threshold for each dice in hand, crosses and cell of both players' distances, "
-           "each fitted to the very decisions it is priced at (`solver.card_bounds`; the "
+           "each fitted to the very decisions it is priced at (`solver.cards.bounds`; the "
            f"fit flatters it), loses in the banks near the end ({'; '.join(bounded)}): "
            "about what the card's few rules lose only with over a thousand thresholds, and "
            "half as much only with several thousand. Nor would finer rules anywhere bring "
@@ -300,7 +300,7 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
            "for each cell of dice thrown, turn total, both players' distances, the lead and "
            "the entry, fitted to the same games and checked on as many others (seed 2), and "
            "a bank threshold for each cell of the score everywhere, fitted in sample "
-           f"(`solver.card_bounds`), the first-order estimate stays over it ({'; '.join(finer)})."
+           f"(`solver.cards.bounds`), the first-order estimate stays over it ({'; '.join(finer)})."
            if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
@@ -317,10 +317,10 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
 
 def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
     """What far finer keep and bank rules would buy a card, first order
-    (:func:`solver.card_bounds.keep_worth_headroom` checked on games of
-    seed 2, and :func:`solver.card_bounds.bank_threshold_bound`
+    (:func:`solver.cards.bounds.keep_worth_headroom` checked on games of
+    seed 2, and :func:`solver.cards.bounds.bank_threshold_bound`
     everywhere): a clause of the section's text."""
-    from solver.card_bounds import (KEEP_CELLS, Sample, bank_threshold_bound, finer_card_loss,
+    from solver.cards.bounds import (KEEP_CELLS, Sample, bank_threshold_bound, finer_card_loss,
                                     keep_worth_headroom)
     rules = solution.rules
     keeps = keep_worth_headroom(rules, card, Sample(packed, REGRET_GAMES),
@@ -346,7 +346,7 @@ REGRET_GAMES = 4000
 """Games sampled per card for the split of its loss."""
 
 BOUND_CELLS = (500, 200)
-"""Of :data:`solver.card_bounds.CELL_STEPS`, the cells of the bound on bank
+"""Of :data:`solver.cards.bounds.CELL_STEPS`, the cells of the bound on bank
 thresholds near the end the section gives for the cards over the goal:
 where such thresholds first match the card's rule, and where they halve
 its loss."""
@@ -357,11 +357,11 @@ def departures(figs, cards: dict, games: dict) -> str:
     crosses) where the card and optimal play differ, over the turn totals a
     turn can reach with the bank allowed."""
     import matplotlib.pyplot as plt
-    from solver.analysis import plain_scores, reachable, state_at
-    from solver.card import card_banks, threshold_shift
-    from solver.card_record import Card
-    from solver.turn_rules import TurnRules
-    from solver.solution import replay
+    from solver.study.analysis import plain_scores, reachable, state_at
+    from solver.cards.card import card_banks, threshold_shift
+    from solver.cards.record import Card
+    from solver.model.turn_rules import TurnRules
+    from solver.engine.solution import replay
     shown = [name for name in cards if name in games]
     if not shown:
         return ""

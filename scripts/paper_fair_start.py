@@ -1,6 +1,6 @@
 """The paper's part on fair starts, from ``paper/fair_start.json`` (what
 ``scripts/measure_fair_start.py`` measured: each game solved with the
-second seat's rules changed, :mod:`solver.fair_start`)."""
+second seat's rules changed, :mod:`solver.study.fair_start`)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def fair_start_text(N, tabs, data: dict | None, labels: dict[str, str]) -> str:
         f"mechanism nearest one half; `{data['command']}`, each game solved as its table is.")
     lead = (
         "A table can give the second player something other than points. Three mechanisms "
-        "were solved, each a change to the second seat's rules (`solver.fair_start`: the two "
+        "were solved, each a change to the second seat's rules (`solver.study.fair_start`: the two "
         "seats become two copies of the player states, each with its own entry and first "
         "bank; a turn start pairs one state of each seat): the second player enters with a "
         "lower entry; the second player's first bank counts a few points more (a head start "

@@ -1,4 +1,4 @@
-"""The paper's figures, drawn from what :mod:`solver.analysis` computed.
+"""The paper's figures, drawn from what :mod:`solver.study.analysis` computed.
 
 Each function draws one figure, saves it under ``paper/figures/`` and
 returns the Markdown that shows it with its caption. Score axes run over the

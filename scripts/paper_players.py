@@ -21,7 +21,7 @@ def method() -> str:
         "player maximises their own chance of winning, an offer goes to the next player "
         "only, and ties are broken by a fixed rule. A turn start is then the tuple of every "
         "player's state, and its value the vector of every player's chance. The solver "
-        "(`solver.multiplayer`) keeps the two-player structure: levels by the sum of the "
+        "(`solver.engine.n_player`) keeps the two-player structure: levels by the sum of the "
         "scores, and inside a level blocks of the score tuples that the zero turns rotate "
         "into one another, solved by policy iteration with vectors (a node's vector is "
         "affine in its zero-turn successor's, with one scalar slope). With three players the "
@@ -29,7 +29,7 @@ def method() -> str:
         "cycle: player 1's best decision flips player 2's, which flips player 1's back, and "
         "no pure policy is stable. There the decisions that flip are mixed, and the "
         "equilibrium is selected as the limit of the logit (quantal-response) equilibrium "
-        "as its precision grows (`solver.equilibrium`); each mixing player is indifferent "
+        "as its precision grows (`solver.engine.equilibrium`); each mixing player is indifferent "
         "between the two choices they mix, which the tests check.")
 
 
@@ -130,7 +130,7 @@ def duel(N, tabs, data: dict) -> str:
         "the two-player table against the leader (the duel), or the model (a race of "
         "duels, one turn ahead), "
         "while the two others play the three-player table (exact evaluation, "
-        "`solver.seat_value`); and the share of bank-or-roll decisions where each differs "
+        "`solver.cards.seat_value`); and the share of bank-or-roll decisions where each differs "
         "from the table, over every allowed bank decision of "
         f"{data['duel'][0]['sample']:,} random turn starts.")
     return ("**The two-player table in a three-player game.** Where the exact game with "

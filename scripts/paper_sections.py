@@ -14,10 +14,10 @@ from paper_cards import cards_text
 from paper_fair_start import MECHANISMS, nearest_half, fair_start_text
 from paper_players import players_text
 from paper_text import PUBLISHED, Writer, _and
-from solver.analysis import plain_scores, start_values
-from solver.rules import GAMES
-from solver.solve import solve_game
-from solver.states import memory_space
+from solver.study.analysis import plain_scores, start_values
+from solver.model.rules import GAMES
+from solver.tables.make import solve_game
+from solver.model.states import memory_space
 
 MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 

@@ -11,9 +11,9 @@ import numpy as np
 
 import paper_figures as F
 from paper_format import Numbers, Tables, table
-from solver.analysis import newton_passes
-from solver.dice import FACES
-from solver.rules import GAMES
+from solver.study.analysis import newton_passes
+from solver.model.dice import FACES
+from solver.model.rules import GAMES
 
 PUBLISHED = {"pig": 0.5305927, "farkle": 0.53487}
 """Published first-player win probabilities: Pig (Neller and Presser 2004),
@@ -127,7 +127,7 @@ class Writer:
                          N(f"{k}/crosses", r.crosses, "int") if r.crosses else "none", take,
                          N(f"{k}/last_turn_points", r.last_turn_points, "pts")
                          if r.last_turn_points else "none", wins])
-        return (self.tabs.caption("The games (from `solver.rules.GAMES`).") + "\n\n"
+        return (self.tabs.caption("The games (from `solver.model.rules.GAMES`).") + "\n\n"
                 + table(["game", "dice", "target", "entry", "keep", "hot dice", "crosses",
                          "take-over", "last turn", "instant win"], rows, "lrrrllrrrr"))
 

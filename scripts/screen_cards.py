@@ -5,7 +5,7 @@
 
 Where one exact evaluation takes 43 minutes (dix-mille), a coordinate
 search over exact evaluations (``scripts/fit_cards.py``) cannot run at the
-game's own target. This one is :mod:`solver.card_screen`'s (``farkle card
+game's own target. This one is :mod:`solver.cards.fit.screen`'s (``farkle card
 --fit --sampled`` runs it for a house game) from the game's stored card,
 ``--set`` moving fields first: ``P`` plays of ``N`` games, the moves
 taken where the estimate drops over the games of ``--seed`` and, with
@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_cards import load_table  # noqa: E402
 from machine import machine  # noqa: E402
 
-from solver.card_fit import fields_to_fit, get, holds, put  # noqa: E402
-from solver.card_record import Card  # noqa: E402
-from solver.card_sheet import stored_cards  # noqa: E402
-from solver.card_screen import play, search  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
+from solver.cards.fit.search import fields_to_fit, get, holds, put  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.fit.screen import play, search  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
 
 
 def set_string(stored: Card, card: Card, names) -> str:

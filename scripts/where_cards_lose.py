@@ -6,10 +6,10 @@
 
 For each game, plays ``N`` games of the card against the table's player
 and prints the regret by kind of decision and dice in hand
-(:mod:`solver.card_regret`), beside the card's exact loss (as stored with
+(:mod:`solver.cards.regret`), beside the card's exact loss (as stored with
 it where measured at the game's target; else evaluated here).
-``--cards`` reads the cards from another file than ``solver/cards.json``
-(say an older commit's: ``--cards <(git show COMMIT:solver/cards.json)``).
+``--cards`` reads the cards from another file than ``solver/cards/cards.json``
+(say an older commit's: ``--cards <(git show COMMIT:solver/cards/cards.json)``).
 ``--by-left`` splits the banks' regret, to an exact target, by the dice in
 hand and what the bank would leave to go (the largest shares, up to
 1,000 left). ``--by-keep`` splits the keeps' regret by the dice thrown,
@@ -23,14 +23,14 @@ the card's loss sits, near the end or far from it.
 the target, either player) by kind of decision, what a player loses who
 plays the card until then and the table after (``farkle advise``), and
 how near a bank rule of one threshold per cell of the score could come
-there, by the size of the cells (:mod:`solver.card_bounds`: fitted to
+there, by the size of the cells (:mod:`solver.cards.bounds`: fitted to
 the same games, so flattering). ``--headroom`` says what far finer rules
 could buy the card anywhere: a row of corrections to its keeps' worths of
 dice left per cell (dice thrown, then the turn total, then both players'
 distances, the lead and the entry), fitted to these games and checked on
 those of the next seed, and a bank threshold per cell of the score
-(:func:`solver.card_bounds.keep_worth_headroom` and
-:func:`solver.card_bounds.bank_threshold_bound`, everywhere).
+(:func:`solver.cards.bounds.keep_worth_headroom` and
+:func:`solver.cards.bounds.bank_threshold_bound`, everywhere).
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
-from solver.card_record import Card  # noqa: E402
-from solver.card_sheet import CARDS_FILE  # noqa: E402
-from solver.rules import get_rules  # noqa: E402
+from solver.cards.record import Card  # noqa: E402
+from solver.cards.sheet import CARDS_FILE  # noqa: E402
+from solver.model.rules import get_rules  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -70,10 +70,10 @@ def main(argv=None) -> int:
     parser.add_argument("--headroom", action="store_true",
                         help="what far finer keep and bank rules could buy the card")
     args = parser.parse_args(argv)
-    from solver.card_bounds import Sample
-    from solver.card_regret import KIND_LABELS, card_regret, decisions
-    from solver.seat_value import card_seat_values
-    from solver.tables import default_path, read_table
+    from solver.cards.bounds import Sample
+    from solver.cards.regret import KIND_LABELS, card_regret, decisions
+    from solver.cards.seat_value import card_seat_values
+    from solver.tables.files import default_path, read_table
     cards = json.loads(args.cards.read_text())
     print(f"Machine: {machine()}. Command: `python scripts/where_cards_lose.py "
           f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")
@@ -124,7 +124,7 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
     go, the largest ``rows`` shares up to 1,000 left."""
     from collections import defaultdict
 
-    from solver.card_regret import choices_at
+    from solver.cards.regret import choices_at
     rules = solution.rules
     banks = [visit for visit in visits if visit.kind == "bank"]
     lost, count = defaultdict(float), defaultdict(int)
@@ -145,13 +145,13 @@ def print_by_left(solution, card, visits, games: int, rows: int = 12) -> None:
 
 def print_by_keep(solution, card, visits, games: int, rows: int = 12) -> None:
     """The keeps' regret by dice thrown, band of the turn total before the
-    keep (:data:`solver.card_bounds.TURN_TOTALS`), the card's keep and the
+    keep (:data:`solver.cards.bounds.TURN_TOTALS`), the card's keep and the
     best keep there, the largest ``rows`` shares; and how many such kinds
     lose something, and what the largest ``rows`` and 100 of them hold."""
     from collections import defaultdict
 
-    from solver.card_bounds import TURN_TOTALS, turn_total_bands
-    from solver.card_regret import choices_at
+    from solver.cards.bounds import TURN_TOTALS, turn_total_bands
+    from solver.cards.regret import choices_at
     rules = solution.rules
     keeps = [visit for visit in visits if visit.kind == "keep"]
     bands = turn_total_bands(rules, [visit.turn_total for visit in keeps])
@@ -189,7 +189,7 @@ def print_by_keep(solution, card, visits, games: int, rows: int = 12) -> None:
 def has_bands(rules) -> bool:
     """Whether the game has bands of distance short of its target (not
     Pig's 100); says so where it has none."""
-    from solver.card_regret import distance_limits
+    from solver.cards.regret import distance_limits
     banded = bool(distance_limits(rules))
     if not banded:
         print(f"(no band of distance short of {rules.target:,})\n")
@@ -199,7 +199,7 @@ def has_bands(rules) -> bool:
 def print_by_distance(rules, regret) -> None:
     """The regret by the player's distance to the target (rows) and the
     other player's (columns), each cell keeps / banks / take-overs."""
-    from solver.card_regret import (NEAR_END, KIND_LABELS, distance_limits, loss_by_distance,
+    from solver.cards.regret import (NEAR_END, KIND_LABELS, distance_limits, loss_by_distance,
                                     loss_near_end)
     if not has_bands(rules):
         return
@@ -223,12 +223,12 @@ def print_by_distance(rules, regret) -> None:
 def print_bounds(solution, regret, sample) -> None:
     """What the card loses near the end by kind, what a player loses who
     plays the card until then and the table after
-    (:meth:`solver.card_regret.Regret.loss_far_from_end`), and
-    :func:`solver.card_bounds.bank_threshold_bound` at the decisions of
+    (:meth:`solver.cards.regret.Regret.loss_far_from_end`), and
+    :func:`solver.cards.bounds.bank_threshold_bound` at the decisions of
     ``sample`` (the games of ``regret``) by the size of the cells, beside
     the card's banks there."""
-    from solver.card_bounds import CELL_STEPS, bank_threshold_bound
-    from solver.card_regret import NEAR_END, KIND_LABELS, loss_by_distance, loss_near_end
+    from solver.cards.bounds import CELL_STEPS, bank_threshold_bound
+    from solver.cards.regret import NEAR_END, KIND_LABELS, loss_by_distance, loss_near_end
     rules = solution.rules
     if not has_bands(rules):
         return
@@ -252,13 +252,13 @@ def print_bounds(solution, regret, sample) -> None:
 
 
 def print_headroom(solution, card, regret, fit, seed: int) -> None:
-    """:func:`solver.card_bounds.keep_worth_headroom` for each of its
+    """:func:`solver.cards.bounds.keep_worth_headroom` for each of its
     cells, fitted to ``fit`` (the decisions of the games of ``regret``,
     seed ``seed``) and checked on as many games of the next seed, beside
     the card's keeps, and the banks with a threshold per cell of the score
     everywhere, beside the card's banks; then what a card with the finest
     of both would give up, first order."""
-    from solver.card_bounds import (CELL_STEPS, KEEP_CELLS, Sample, bank_threshold_bound,
+    from solver.cards.bounds import (CELL_STEPS, KEEP_CELLS, Sample, bank_threshold_bound,
                                     finer_card_loss, keep_worth_headroom)
     rules, games = solution.rules, fit.games
     if not has_bands(rules):

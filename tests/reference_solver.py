@@ -1,12 +1,12 @@
-"""A deliberately simple second solver, to check :func:`solver.game.solve`.
+"""A deliberately simple second solver, to check :func:`solver.engine.two_player.solve`.
 
 It is written from ``RULES.md`` alone (it borrows only the dice engine's
-list of every legal keep, ``solver.dice.rolls`` and ``solver.dice.keeps``
+list of every legal keep, ``solver.model.dice.rolls`` and ``solver.model.dice.keeps``
 under the keep rule ``any``, which is tested against brute force on its own;
 the keep rule ``all`` is applied here: every scoring die set aside, the keep
 with the most dice, then the most points, an instant win first), and it shares none of the fast solver's structure: no
 levels, no blocks, no Newton step, no dropped keeps, and its own list of
-score-sheet lines built here from the rules (not ``solver.states``). It is
+score-sheet lines built here from the rules (not ``solver.model.states``). It is
 plain value iteration over every state until nothing moves.
 
 A player's score-sheet line is a *label* ``(s, prev, c)`` in units
@@ -77,8 +77,8 @@ from fractions import Fraction
 import numpy as np
 from numba import njit, prange
 
-from solver.dice import keeps, rolls
-from solver.rules import Rules
+from solver.model.dice import keeps, rolls
+from solver.model.rules import Rules
 
 
 def roll_arrays(rules: Rules):

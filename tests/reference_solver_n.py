@@ -8,7 +8,7 @@ rules sheet and are tested there (against the fast two-player solver and by
 hand): the score-sheet lines ``sheet_lines`` (labels ``(s, prev, c)`` in
 units, ``(s, 0, 0)`` without crosses, the moves ``zero_next`` and
 ``bank_next``, who may take over) and the rolls ``roll_arrays`` (built from
-``solver.dice.rolls`` and ``solver.dice.keeps``, the keep rule ``all``
+``solver.model.dice.rolls`` and ``solver.model.dice.keeps``, the keep rule ``all``
 applied there). It shares nothing with the fast N-player solver: no levels,
 no equilibrium selection, no mixed decisions; plain value iteration over
 every tuple of labels until nothing moves.
@@ -97,7 +97,7 @@ import numpy as np
 from numba import njit, prange
 
 from reference_solver import roll_arrays, sheet_lines
-from solver.rules import Rules
+from solver.model.rules import Rules
 
 TIE = 1e-12
 """Two choices within this of each other (for the deciding player) are a tie."""

@@ -11,10 +11,10 @@ from functools import lru_cache
 import pytest
 
 from reference_solver import reference_solve
-from solver.advice import Advisor, Line
-from solver.errors import UsageError
-from solver.game import solve
-from solver.rules import get_rules
+from solver.advice.advisor import Advisor, Line
+from solver.model.errors import UsageError
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
 
 CINQ = get_rules("cinq-mille", 1500)
 TAKEOVER = dataclasses.replace(get_rules("quinze-mille"), takeover_min=500).with_target(2000)
@@ -116,7 +116,7 @@ DIX = get_rules("dix-mille", 700)
 
 @lru_cache(maxsize=None)
 def dix_tables():
-    from solver.solve import solve_game
+    from solver.tables.make import solve_game
     return solve_game(DIX, "exact"), solve_game(DIX, "model"), reference_solve(DIX)
 
 

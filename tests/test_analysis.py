@@ -22,10 +22,10 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from solver import analysis
-from solver.game import solve
-from solver.rules import GAMES, get_rules
-from solver.solve import solve_game
+from solver.study import analysis
+from solver.engine.two_player import solve
+from solver.model.rules import GAMES, get_rules
+from solver.tables.make import solve_game
 
 from reference_solver import reference_solve
 

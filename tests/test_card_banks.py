@@ -1,17 +1,17 @@
-"""Strategy cards' banks (solver.card): the thresholds and their rows, the
+"""Strategy cards' banks (solver.cards.card): the thresholds and their rows, the
 finish, what a bank may offer the next player and leave to go, on the
 last cross and where no one may take over; each rule checked at a
 position where it decides, through the card's decisions in points
-(solver.card_sheet)."""
+(solver.cards.sheet)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from solver.card_record import Card
-from solver.card_sheet import card_bank
-from solver.rules import get_rules
-from solver.states import Line
+from solver.cards.record import Card
+from solver.cards.sheet import card_bank
+from solver.model.rules import get_rules
+from solver.model.states import Line
 
 
 def test_to_an_exact_target_the_card_leaves_enough_to_go():

@@ -1,4 +1,4 @@
-"""What finer rules could buy a card (:mod:`solver.card_bounds`): the
+"""What finer rules could buy a card (:mod:`solver.cards.bounds`): the
 bound on bank thresholds near the end, checked against trying every
 threshold of every cell one by one, and on a card's sampled decisions
 against the thresholds anyone can name (always bank, never bank); the
@@ -16,13 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.card_bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
+from solver.cards.bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
                                 keep_cells, keep_worth_headroom, turn_total_bands)
-from solver.card_kernel import BANK, KEEP
-from solver.card_regret import NEAR_END, card_regret, decisions
-from solver.card_record import Card
-from solver.card_sheet import stored_cards
-from solver.rules import get_rules
+from solver.cards.kernel import BANK, KEEP
+from solver.cards.regret import NEAR_END, card_regret, decisions
+from solver.cards.record import Card
+from solver.cards.sheet import stored_cards
+from solver.model.rules import get_rules
 
 RULES = get_rules("cinq-mille")
 
@@ -50,7 +50,7 @@ def test_the_bound_is_each_cell_s_best_threshold_found_by_trying_each(seed, step
     """Independent of the vectorised cuts: each cell of the banks near the
     end, every threshold it could have (each turn total met there, and
     never) tried in turn, the cheapest kept."""
-    from solver.card_regret import Decisions
+    from solver.cards.regret import Decisions
     packed = Decisions(**_random_decisions(seed))
     near = NEAR_END // RULES.unit
     cells = defaultdict(list)
@@ -77,7 +77,7 @@ def test_the_bound_is_each_cell_s_best_threshold_found_by_trying_each(seed, step
 @pytest.fixture(scope="module")
 def sampled():
     """A card's decisions over 300 games of cinq-mille (committed table)."""
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     solution = read_table(default_path(RULES), RULES, lazy_take=False)
     visits = []
     card = Card.from_dict(stored_cards()["cinq-mille"]["card"])
@@ -128,7 +128,7 @@ def two_sets():
     3 and 300 of seed 4."""
     import dataclasses
 
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     solution = read_table(default_path(RULES), RULES, lazy_take=False)
     stored = Card.from_dict(stored_cards()["cinq-mille"]["card"])
     worth = list(stored.left_worth)
@@ -144,12 +144,12 @@ def two_sets():
 
 def test_the_corrected_keeps_priced_one_at_a_time(two_sets):
     """Independent of the compiled ranks and the padded rows: each keep of
-    the checked games ranked by the card's plain rule (solver.card) plus
+    the checked games ranked by the card's plain rule (solver.cards.card) plus
     its cell's correction, one decision at a time, loses what
     keep_worth_headroom says, and with no correction what the sampled
     games' own regret in keeps is."""
-    from solver.card import card_situation, keep_rank
-    from solver.turn_rules import TurnRules
+    from solver.cards.card import card_situation, keep_rank
+    from solver.model.turn_rules import TurnRules
     solution, _, card, ((fit, _, _), (check, visits, regret)) = two_sets
     found = keep_worth_headroom(RULES, card, fit, check, KEEP_CELLS["and the turn total"])
     assert found.checked[0] == pytest.approx(regret.by("kind")[("keep",)], rel=1e-12)
@@ -192,7 +192,7 @@ def test_a_correction_s_grid_priced_at_once_is_each_value_priced_alone(seed):
     card's, by a 1,024th per die left; some choices absent, some that win
     outright), one dice count's correction moved over a grid: the losses
     the fit reads at once are those of choosing again at each value."""
-    from solver.card_bounds import _lost, _lost_on_grid
+    from solver.cards.bounds import _lost, _lost_on_grid
     rng = np.random.default_rng(seed)
     for _ in range(40):
         left = rng.integers(0, 4, (50, 5))

@@ -1,4 +1,4 @@
-"""Strategy cards' keeps and take-overs (solver.card): the worths of dice
+"""Strategy cards' keeps and take-overs (solver.cards.card): the worths of dice
 left and their rows, the most points, the end near an exact target,
 before the entry; which offers the card takes over, a lone die's
 thresholds; each rule checked at a position where it decides."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from solver.card_record import Card
-from solver.rules import get_rules
-from solver.states import Line
+from solver.cards.record import Card
+from solver.model.rules import get_rules
+from solver.model.states import Line
 
 
 def test_the_most_points_come_later_when_chasing_and_sooner_when_leading():
@@ -20,8 +20,8 @@ def test_the_most_points_come_later_when_chasing_and_sooner_when_leading():
     there; leading 3,000 to 2,000 with 450 set aside (`--opp 2000 --turn
     450`), 1 5 then the bank wins 87.70%, the 1 alone 87.16%, so a leader
     wants the most points before 600."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("cinq-mille-exact")
     card = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), behind=50, gap_step=500,
                 chase_within=500, chase_bank=(300, 350, 700, 3200, 3700), open_at=750,
@@ -56,8 +56,8 @@ def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
     card takes the lone 1 both times; with the end rule (within 500: 50 a
     die, 100 off a remainder that needs a 5) it takes the best keep both
     times, and ranks the second roll's keeps as the table does."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("cinq-mille-exact")
     usual = Card("cinq-mille-exact", (200, 250, 550, 800, 2100), open_at=750,
                  left_worth=(100, 50, 100, 200, 250))
@@ -90,7 +90,7 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
     through the offers of more dice (1,000 less 150 a die) takes the lone
     die from 850; with ``take_one_at`` 3,000 the card takes it as optimal
     play does, and the other offers as before."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("quinze-mille-free-keep")
     line = Card("quinze-mille-free-keep", (250,) * 6, open_at=500, take_at=1000, take_die=150)
     card = dataclasses.replace(line, take_one_at=3000)
@@ -112,7 +112,7 @@ def test_near_the_end_the_card_takes_an_offer_that_finishes():
     against 40.97%. A card that takes an offer leaving 100, or up to 200
     with 3 dice or more, does the same; the line through the offers (800,
     150 a die) takes none of them."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("dix-mille")
     plain = Card("dix-mille", (200, 200, 250, 2750, 5000), open_at=350, take_at=800,
                  take_die=150)
@@ -134,7 +134,7 @@ def test_behind_the_card_takes_a_lone_die_sooner():
     offered the take, 47.21%). A card that takes one die from 1,700, from
     1,100 when behind by 1,000 or more, does the same; without the second
     threshold it refuses the first."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("quinze-mille")
     plain = Card("quinze-mille", (300,) * 6, open_at=500, take_at=950, take_die=150,
                  take_one_at=1700)
@@ -157,8 +157,8 @@ def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
     more than the points (five dice 250, one 125) keeps all five both
     times; counting a hot-dice keep 100 less per 1,000 from 1,500, it keeps
     3 3 3 3 and still all of 1 1 1 5 5 (below 1,500)."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("dix-mille-free-keep")
     plain = Card("dix-mille-free-keep", (200, 150, 500, 4100, 5000), open_at=350,
                  left_worth=(125, 75, 100, 225, 250), bank_keep_worth=50)
@@ -185,8 +185,8 @@ def test_once_points_are_set_aside_the_dice_left_are_worth_another_row():
     with 100 set aside the 1 alone wins, 51.09% against 50.74%. A card
     whose two dice left are worth 50 and four 175 keeps the 1 both times;
     worth 150 from 350 set aside, it keeps 1 5 5 with 500."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("quinze-mille-free-keep")
     plain = Card("quinze-mille-free-keep", (250, 200, 400, 3100, 6650, 7500), open_at=500,
                  left_worth=(100, 50, 50, 175, 350, 200))
@@ -212,8 +212,8 @@ def test_leaving_little_to_go_counts_beyond_the_dice():
     end rule within 250 (50 a die, 100 less where what is left needs a 5)
     1 1 counts 200 + 50 - 100 = 150, the lone 1 as usual 100 + 50 for two
     dice + 25 for the bank after it = 175; worth 100 more, 1 1 comes first."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("cinq-mille-exact")
     card = Card("cinq-mille-exact", (150, 200, 550, 800, 1900), open_at=750,
                 left_worth=(100, 50, 100, 200, 250), bank_keep_worth=25, end_within=250,
@@ -237,7 +237,7 @@ def test_the_card_takes_a_lone_die_sooner_from_a_player_near_the_end():
     fresh turn, 72.98% against 72.76%. A card that takes a lone die from
     1,200, or from 700 where its maker is within 1,300 of 10,000, does the
     same; without the second threshold it refuses both."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("dix-mille")
     plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350, take_at=800,
                  take_die=150, take_one_at=1200, chase_within=1300)
@@ -258,7 +258,7 @@ def test_on_the_last_cross_the_card_takes_over_later():
     ahead) the fresh turn, 39.68% against 38.16%. A card that takes from
     800 (the total + 150 a die), 200 more on the last cross, does the
     same; without the shift it takes both."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("dix-mille")
     plain = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350, take_at=800,
                  take_die=150)
@@ -280,8 +280,8 @@ def test_before_the_entry_the_card_counts_the_dice_more_and_the_entry_too():
     at 0 all, 1 2 3 4 4 4 thrown: 1 4 4 4 (500, then a bank) wins 52.81%,
     the 1 alone 51.10%; with 25 more a die short of the entry the card
     would keep the 1, with 125 more for the keep that reaches it 1 4 4 4."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
 
     def kept(card, rules, score, turn_total, roll):
         return card_keep(card.compiled(rules), rules, score, [0], turn_total, len(roll),
@@ -310,8 +310,8 @@ def test_a_leader_keeps_the_points_where_a_trailing_player_keeps_the_dice():
     19.05%. Two dice left worth 50, five 350, the card keeps the 1 (400 + 50
     against 100 + 350, the more dice); two dice worth 75 to a leader, 1 3 3
     3 at 9,000 and the 1 still at 3,000."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
 
     def kept(card, me, opponent):
         return card_keep(card.compiled(rules), rules, me, [opponent], 0, 6,
@@ -335,8 +335,8 @@ def test_near_the_other_player_s_end_the_card_keeps_by_a_row_of_its_own():
     card keeps 1 1 5 5 (300 + 100 against 100 + 275); by a row of its own
     once the other player is within 1,200 of 15,000 (two dice 0, five 350),
     the 1; against 12,000 the late row still holds."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
 
     def kept(card, opponent):
         return card_keep(card.compiled(rules), rules, 13650, [opponent], 500, 6,
@@ -367,7 +367,7 @@ def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
     die from 1,400, from 1,000 when behind by 500 or more, takes both;
     with that rule only where the leader is within 3,000 of 10,000, the
     second alone."""
-    from solver.card_sheet import card_take
+    from solver.cards.sheet import card_take
     rules = get_rules("dix-mille-free-keep")
     plain = Card("dix-mille-free-keep", (150, 150, 500, 3400, 5000), open_at=350,
                  take_at=850, take_die=150, take_one_at=1400, take_one_behind=1000,

@@ -1,5 +1,5 @@
 """A card at a table of more than two: its exact chance in each seat
-(:func:`solver.seat_value.card_seat_values_n`), checked against the
+(:func:`solver.cards.seat_value.card_seat_values_n`), checked against the
 N-player simulator and the two-player evaluation, and what `farkle card
 --players N` and `farkle simulate` say of it."""
 
@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 
 from conftest import farkle
-from solver import card_fit
-from solver.card_record import Card
-from solver.card_sheet import card_for, stored_cards
-from solver.errors import UsageError
-from solver.multiplayer import solve_players
-from solver.rules import get_rules
-from solver.seat_value import card_seat_values, card_seat_values_n
-from solver.simulate_n import seat_policies, simulate_n
-from solver.solve import solve_game
-from solver.states import player_space
+from solver.cards.fit import search as card_fit
+from solver.cards.record import Card
+from solver.cards.sheet import card_for, stored_cards
+from solver.model.errors import UsageError
+from solver.engine.n_player import solve_players
+from solver.model.rules import get_rules
+from solver.cards.seat_value import card_seat_values, card_seat_values_n
+from solver.sim.simulate_n import seat_policies, simulate_n
+from solver.tables.make import solve_game
+from solver.model.states import player_space
 
 RULES = get_rules("cinq-mille", 1500)
 
@@ -99,7 +99,7 @@ def test_the_n_player_simulator_refuses_a_card_in_one_line():
 
 def test_a_card_fitted_at_a_table_of_three_is_a_local_best_there():
     """``measure_card_players.py --fit`` runs the cards' search
-    (``solver.card_fit``) with the N-player evaluation: what it returns is
+    (``solver.cards.fit.search``) with the N-player evaluation: what it returns is
     its card's exact loss with three (one third less the card's mean
     chance) and no move the search tries from it gives up less (Pig to 30,
     the bank threshold, from a start that gives up 0.08 more)."""
@@ -174,10 +174,10 @@ def pig_three(tmp_path_factory):
 
 
 def test_the_stored_card_for_three_gives_up_what_is_stored(pig_three, monkeypatch):
-    """solver/cards.json's Pig card for three and its loss there are the
+    """solver/cards/cards.json's Pig card for three and its loss there are the
     exact evaluation against the table solved again (a stale file after a
     change of the card's rule fails here)."""
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
     rules = get_rules("pig")
     fitted = stored_cards()["pig"]["players"]["3"]["fitted"]
@@ -192,10 +192,10 @@ def test_advise_and_the_bots_with_three_players_play_the_card_for_three(pig_thre
     """`farkle advise pig --me .. --opp .. --opp .. --card`: the card's
     answer is the card fitted for three's, at a turn total where it and the
     two-player card disagree; a card bot at a game of three holds it."""
-    from solver.advice import Advisor
-    from solver.card_sheet import card_bank
-    from solver.play import Game
-    from solver.policies import parse_policy
+    from solver.advice.advisor import Advisor
+    from solver.cards.sheet import card_bank
+    from solver.play.game import Game
+    from solver.sim.policies import parse_policy
     monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
     rules = get_rules("pig")
     two, three = (card_for(rules, players)[0].compiled(rules) for players in (2, 3))

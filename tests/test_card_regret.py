@@ -1,7 +1,7 @@
-"""Where a card's loss goes (solver.card_regret): the regret sampled
+"""Where a card's loss goes (solver.cards.regret): the regret sampled
 decision by decision adds up to the card's exact loss (take-over games
 included), which
-solver.seat_value computes another way (a fixed-policy evaluation over
+solver.cards.seat_value computes another way (a fixed-policy evaluation over
 every turn start, no sampling); and the per-dice worths of a keep."""
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 
 from conftest import script
-from solver import card_fit, card_screen
-from solver.card_record import Card
-from solver.card_regret import card_regret, regret_of
-from solver.rules import get_rules
-from solver.seat_value import card_seat_values
-from solver.solve import solve_game
-from solver.turn_rules import dice_left
+from solver.cards.fit import search as card_fit
+from solver.cards.fit import screen as card_screen
+from solver.cards.record import Card
+from solver.cards.regret import card_regret, regret_of
+from solver.model.rules import get_rules
+from solver.cards.seat_value import card_seat_values
+from solver.tables.make import solve_game
+from solver.model.turn_rules import dice_left
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +125,7 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     assert list(card.compiled(rules).left_worth) == [0, 1, 2, 3, 4, 5]
 
 
-# To exactly 1,500, with the end rule too (solver.card.keep_score), the
+# To exactly 1,500, with the end rule too (solver.cards.card.keep_score), the
 # most points from 250 near the other player's end, from 350 for a leader,
 # from 150 set aside another row of worths, below it a row of the
 # leader's own, near the other player's end one of its own, and before
@@ -142,11 +143,11 @@ EXACT_CARD = dataclasses.replace(CARD, game="cinq-mille-exact", end_within=400, 
 @pytest.mark.parametrize("game, card", [("cinq-mille", CARD), ("cinq-mille-exact", EXACT_CARD)])
 def test_the_simulator_plays_the_same_keeps(cinq1500, game, card, monkeypatch):
     """`farkle simulate`'s card policy ranks keeps in its own loop
-    (solver.game_loop.keep_value): its card's chance as first player is the
+    (solver.sim.game_loop.keep_value): its card's chance as first player is the
     exact evaluation's within four standard errors, for a card whose keeps
     use every feature."""
-    from solver import card_sheet
-    from solver.simulate import simulate
+    from solver.cards import sheet as card_sheet
+    from solver.sim.simulate import simulate
     table = cinq1500 if game == "cinq-mille" else solve_game(get_rules(game, 1500))
     monkeypatch.setattr(card_sheet, "card_for", lambda rules: (card, None, {}))
     result = simulate(table.rules, "card", "optimal", 40000, seed=3, solution=table)
@@ -160,8 +161,8 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
     (the bank at 200). Ranked by points and dice left they tie (100 + 100,
     150 + 50) and the tie goes to more dice; a keep that banks worth 50
     more takes both."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("cinq-mille")
     options = keeps(rules, counts_of([1, 5, 2, 3]))
     chosen = {worth: sorted(card_keep(dataclasses.replace(CARD, bank_keep_worth=worth)
@@ -173,19 +174,19 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
 
 
 def test_the_simulator_ranks_keeps_as_the_card_does():
-    """The simulator's card tables (solver.policies.CardCache, read by
-    solver.game_loop.keep_value) pick, at every turn total and roll before
+    """The simulator's card tables (solver.sim.policies.CardCache, read by
+    solver.sim.game_loop.keep_value) pick, at every turn total and roll before
     the entry, from 750 and 850 and in the last 400 points to exactly
     1,500, against 750 and 1,000 (the player leads) and 1,300 (the other
-    player is near the end), the keep solver.card.keep_rank ranks first:
+    player is near the end), the keep solver.cards.card.keep_rank ranks first:
     the end rule, the late row (from 150 set aside), the leader's and the
     chase's rows, the entry's worths and where the most points count are
-    written once, in solver.card.keep_score and solver.card.points_from."""
-    from solver.card import keep_rank, threshold_shift
-    from solver.dice import keep_table
-    from solver.game_loop import keep_value
-    from solver.policies import CardCache, TableStore, parse_policy
-    from solver.turn_rules import TurnRules
+    written once, in solver.cards.card.keep_score and solver.cards.card.points_from."""
+    from solver.cards.card import keep_rank, threshold_shift
+    from solver.model.dice import keep_table
+    from solver.sim.game_loop import keep_value
+    from solver.sim.policies import CardCache, TableStore, parse_policy
+    from solver.model.turn_rules import TurnRules
     rules = get_rules("cinq-mille-exact", 1500)
     table = solve_game(rules)
     cache, turn = CardCache(table, rules, EXACT_CARD), TurnRules.of(rules)
@@ -248,8 +249,8 @@ def test_always_keep_everything_keeps_every_scoring_die():
     a roll, hot dice too (1 1 1 5 5: all five, 1,100), whatever rows of
     its own the card it takes its banks from ranks keeps by: a late row, the
     most points, the entry's worths (1 5 2 3 3: 1 5 at any total)."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
     rules = get_rules("cinq-mille")
     card = dataclasses.replace(EXACT_CARD, game="cinq-mille", hot_dice_cost=100)
     rule = card_fit.simple_rules(rules, card)["always keep everything"].compiled(rules)
@@ -276,7 +277,7 @@ def test_the_simple_rules_sampled_agree_with_their_exact_losses(cinq1500):
 
 
 def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
-    """The sampled search (``solver.card_screen``, run by ``screen_cards.py
+    """The sampled search (``solver.cards.fit.screen``, run by ``screen_cards.py
     --check-seed`` and ``farkle card --fit --sampled``): a move is taken
     only where the first-order estimate drops over the decisions of both
     sets of games; from a poor card (bank at 300 with any dice) the search
@@ -327,9 +328,9 @@ def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met(
     at each decision met, priced again (`choices_at`) and filed by the
     scores it was met at, and adds up to the sampled loss."""
     from collections import defaultdict
-    from solver.card_regret import choices_at, distance_band, loss_by_distance
+    from solver.cards.regret import choices_at, distance_band, loss_by_distance
     rules = get_rules("cinq-mille")
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     solution = read_table(default_path(rules), rules, lazy_take=False)
     visits = []
     regret = card_regret(solution, CARD, 300, seed=3, visits=visits)
@@ -355,7 +356,7 @@ def test_the_script_prints_the_split_by_distance_whole():
     import re
     import subprocess
     import sys
-    from solver.card_sheet import stored_cards
+    from solver.cards.sheet import stored_cards
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
                           "cinq-mille", "--games", "300", "--seed", "3", "--by-distance"],
@@ -382,9 +383,9 @@ def test_the_card_then_the_table_exactly_agrees_with_its_sampled_loss():
     loss_far_from_end``, an unbiased estimate where no score falls back:
     4,000 games, within four standard errors), less than the card alone;
     within the whole target it is the table itself."""
-    from solver.card_regret import NEAR_END
-    from solver.card_sheet import card_for
-    from solver.tables import default_path, read_table
+    from solver.cards.regret import NEAR_END
+    from solver.cards.sheet import card_for
+    from solver.tables.files import default_path, read_table
     rules = get_rules("cinq-mille")
     table = read_table(default_path(rules), rules, lazy_take=False)
     card = card_for(rules)[0]
@@ -400,7 +401,7 @@ def test_the_card_then_the_table_with_take_over_and_falls():
     """The same at dix-mille to 1,000 (take-over, crosses and falls; the
     stored card): within the whole target the card's player takes over as
     the table does too, and its chances are the table's."""
-    from solver.card_sheet import card_for
+    from solver.cards.sheet import card_for
     rules = get_rules("dix-mille", 1000)
     table = solve_game(rules)
     card = card_for(get_rules("dix-mille"))[0]

@@ -1,4 +1,4 @@
-"""Strategy cards (solver.card): the exact evaluation of a card against the
+"""Strategy cards (solver.cards.card): the exact evaluation of a card against the
 table, checked against a brute-force Pig evaluation written here from the
 card's rule and against simulation; the stored cards' losses; the `card`
 command, `advise --card` and `simulate --a card`; the card's text and
@@ -16,11 +16,11 @@ import sys
 import numpy as np
 import pytest
 
-from solver.card_record import Card
-from solver.card_sheet import card_bank, card_for, stored_cards
-from solver.rules import PIG, get_rules
-from solver.seat_value import card_seat_values
-from solver.solve import solve_game
+from solver.cards.record import Card
+from solver.cards.sheet import card_bank, card_for, stored_cards
+from solver.model.rules import PIG, get_rules
+from solver.cards.seat_value import card_seat_values
+from solver.tables.make import solve_game
 
 
 def farkle(*args, env=None):
@@ -97,7 +97,7 @@ def pig20():
     {"hold": 6}, {"hold": 5, "behind": 1, "gap_step": 3},
     {"hold": 7, "behind": 2, "gap_step": 4, "race_within": 6}])
 def test_card_evaluation_against_brute_force(pig20, card_fields):
-    """Pig to 20: the exact evaluation of solver.seat_value against the
+    """Pig to 20: the exact evaluation of solver.cards.seat_value against the
     brute force above (the card's first- and second-player chances)."""
     fields = dict(card_fields)
     card = Card("pig", (fields.pop("hold"),), **fields)
@@ -107,11 +107,11 @@ def test_card_evaluation_against_brute_force(pig20, card_fields):
 
 
 def test_sweeps_extrapolate_only_once_the_ratio_has_settled():
-    """solver.convergence.settled_ratio: a geometric run of changes gives its ratio
+    """solver.engine.convergence.settled_ratio: a geometric run of changes gives its ratio
     (the evaluation then jumps to the limit); dix-mille-free-keep's solve,
     whose ratios fall from 0.47 to 0.14 (its table's stats), gives none,
     nor does a ratio near 1 or too short a run."""
-    from solver.convergence import settled_ratio
+    from solver.engine.convergence import settled_ratio
     assert settled_ratio([0.9 * 0.43 ** k for k in range(6)]) == pytest.approx(0.43)
     assert settled_ratio([0.22, 0.093, 3.06e-3, 1.41e-4, 6.67e-5, 2.50e-5, 7.74e-6]) is None
     assert settled_ratio([0.95 ** k for k in range(6)]) is None
@@ -142,9 +142,9 @@ def test_evaluation_cached_under_one_thread_runs_under_two(tmp_path):
     kernel, frozen into its cache: two threads then shared one part of the
     work arrays, and the run crashed."""
     import os
-    script = ("from solver.rules import get_rules; from solver.card_sheet import card_for;"
-              "from solver.tables import default_path, read_table;"
-              "from solver.seat_value import card_seat_values; rules = get_rules('pig');"
+    script = ("from solver.model.rules import get_rules; from solver.cards.sheet import card_for;"
+              "from solver.tables.files import default_path, read_table;"
+              "from solver.cards.seat_value import card_seat_values; rules = get_rules('pig');"
               "table = read_table(default_path(rules), rules, lazy_take=False);"
               "print(list(card_seat_values(table, card_for(rules)[0])))")
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -157,11 +157,11 @@ def test_evaluation_cached_under_one_thread_runs_under_two(tmp_path):
 
 @pytest.mark.parametrize("game", ["pig", "cinq-mille", "cinq-mille-exact"])
 def test_stored_card_loss_is_the_evaluation(game):
-    """solver/cards.json's loss of a game with a committed table is the
+    """solver/cards/cards.json's loss of a game with a committed table is the
     exact evaluation of its card against that table (a stale file after a
     change of the card's rule fails here: run python scripts/fit_cards.py
     GAME --from-stored --rounds 0)."""
-    from solver.tables import default_path, read_table
+    from solver.tables.files import default_path, read_table
     rules = get_rules(game)
     card, loss, _ = card_for(rules)
     values = card_seat_values(read_table(default_path(rules), rules, lazy_take=False), card)
@@ -192,9 +192,9 @@ def test_the_simulated_card_keeps_by_its_late_row_once_points_are_set_aside(monk
     4: by the late row 1 1 (200 + three dice at 100 beat 100 + four at
     175), then a bank of 1,800 with three dice; by the first row the 1
     alone, then a roll of four dice on to a zero turn (2 3 4 6)."""
-    from solver.card_sheet import card_keep
-    from solver.dice import counts_of, keeps
-    from solver.simulate import play_scripted
+    from solver.cards.sheet import card_keep
+    from solver.model.dice import counts_of, keeps
+    from solver.sim.simulate import play_scripted
     rules = get_rules("quinze-mille-free-keep", 3000)
     plain = Card("quinze-mille-free-keep", (250, 200, 400, 3100, 6650, 7500), open_at=500,
                  left_worth=(100, 50, 50, 175, 350, 200))
@@ -206,7 +206,7 @@ def test_the_simulated_card_keeps_by_its_late_row_once_points_are_set_aside(monk
     solution = solve_game(rules)
     turns = []
     for c in (plain, card):
-        monkeypatch.setattr("solver.card_sheet.card_for", lambda rules, c=c: (c, None, {}))
+        monkeypatch.setattr("solver.cards.sheet.card_for", lambda rules, c=c: (c, None, {}))
         game = play_scripted(rules, "card", "optimal", dice, turns=1, solution=solution)
         turns.append([(e["outcome"], e["turn_total"]) for e in game.events])
     assert turns == [[("zero", 1700)], [("bank", 1800)]]
@@ -245,7 +245,7 @@ def test_the_readme_shows_the_card_the_command_prints():
 def test_card_command_refuses_a_game_without_a_card_in_one_line():
     out = farkle("card", "pig", "--players", "9")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
-    from solver.rules import GAMES
+    from solver.model.rules import GAMES
     missing = [name for name in GAMES if name not in stored_cards()]
     if missing:
         out = farkle("card", missing[0])
@@ -273,9 +273,9 @@ def test_card_bot_plays_the_card():
     """`farkle play --bots card`: in whole games of Pig against the optimal
     bot, every decision of the card's seat is the card's rule (hold at its
     threshold, moved by the gap, none in the race)."""
-    from solver.advice import Advisor
-    from solver.play import OVER, ROLL, Game
-    from solver.policies import parse_policy
+    from solver.advice.advisor import Advisor
+    from solver.play.game import OVER, ROLL, Game
+    from solver.sim.policies import parse_policy
     rules = get_rules("pig")
     card, _, _ = card_for(rules)
     checked = 0
@@ -304,7 +304,7 @@ def test_cross_states_read_the_table_states_as_the_score_sheet():
     simulator's) and a score-sheet line's (``cross_state``, advice's) are
     the same reading: on a small dix-mille, every state of the exact
     memory, with the count of each kind not zero (so the test can fail)."""
-    from solver.states import (CROSSED, LAST_CROSS, NO_CROSS, cross_state, cross_states,
+    from solver.model.states import (CROSSED, LAST_CROSS, NO_CROSS, cross_state, cross_states,
                                player_space)
     rules = get_rules("dix-mille", target=700)
     space = player_space(rules, memory="exact")
@@ -320,7 +320,7 @@ def test_cross_states_read_the_table_states_as_the_score_sheet():
 
 def test_an_amount_to_leave_of_one_unit_goes_unsaid():
     """A bank leaves 50 or more to go (the target reached wins, and a
-    bank needs the score below it: ``solver.turn_rules.may_bank``), so
+    bank needs the score below it: ``solver.model.turn_rules.may_bank``), so
     "never bank leaving less than 50" forbids nothing: the card banks 300
     at 14,650 with 2 dice as the card without it, and its text leaves
     the line out (a line the 15 of a card cannot spare)."""
@@ -385,7 +385,7 @@ def test_a_threshold_no_turn_total_reaches_reads_never():
     an entered player (who may take over: the row for one who may not banks
     at 1,500) it never banks with 4 or 5 dice, lead, last cross or not, and
     still banks with 3 (500)."""
-    from solver.states import Line
+    from solver.model.states import Line
     rules = get_rules("dix-mille-free-keep", 2000)
     card = card_for(get_rules("dix-mille-free-keep"))[0]
     assert "by dice left to roll: 5: never | 4: never | 3: 500 |" in card.text(rules)
@@ -433,7 +433,7 @@ def test_a_card_in_play_drops_only_the_rows_it_never_uses():
 
 
 def test_a_card_read_back_from_json_is_the_card_it_was():
-    """A card written to JSON (as solver/cards.json keeps it) and read back
+    """A card written to JSON (as solver/cards/cards.json keeps it) and read back
     is equal to it, and hashable, as a search keeps its measured cards by
     card (``fit_cards.py --from-stored``): its rows come back as tuples."""
     card = Card("quinze-mille", (250, 200, 400, 2000, 3150, 7500), open_at=500,

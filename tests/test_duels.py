@@ -1,4 +1,4 @@
-"""The model of independent duels (solver.duels, solver.lookahead): advice
+"""The model of independent duels (solver.advice.duels, solver.advice.lookahead): advice
 for N players where the exact table is out of reach, and what it gives up
 where both exist."""
 
@@ -9,16 +9,16 @@ import sys
 import numpy as np
 import pytest
 
-from solver.advice import Advisor
-from solver.duels import DuelsAdvisor, finish_first, model_values
-from solver.game import solve
-from solver.lookahead import step
-from solver.multi_kernel import MultiValues
-from solver.multi_solution import MultiSolution
-from solver.multiplayer import solve_players
-from solver.rules import get_rules
-from solver.seat_value import duel_seat_values, model_seat_values
-from solver.states import Line, player_space
+from solver.advice.advisor import Advisor
+from solver.advice.duels import DuelsAdvisor, finish_first, model_values
+from solver.engine.two_player import solve
+from solver.advice.lookahead import step
+from solver.engine.turn_kernel_n import MultiValues
+from solver.engine.solution_n import MultiSolution
+from solver.engine.n_player import solve_players
+from solver.model.rules import get_rules
+from solver.cards.seat_value import duel_seat_values, model_seat_values
+from solver.model.states import Line, player_space
 from test_players import quinze_take_over
 
 
@@ -99,11 +99,11 @@ def test_the_law_against_its_integral_and_a_simulation():
 
 
 def test_the_normal_functions_against_scipy():
-    """solver.normal's compiled Phi and Phi^-1 (the law's, without
+    """solver.advice.normal's compiled Phi and Phi^-1 (the law's, without
     scipy's import) must equal scipy.special's: Phi to 1e-12 relative down
     to 1e-300, Phi^-1 to 1e-13 from p = 1e-300 to 1 - 1e-16."""
     from scipy import special
-    from solver.normal import ndtr, ndtri
+    from solver.advice.normal import ndtr, ndtri
     x = np.linspace(-37, 9, 100001)
     assert np.max(np.abs(ndtr(x) - special.ndtr(x)) / special.ndtr(x)) < 1e-12
     p = np.r_[np.logspace(-300, -1, 3000), np.linspace(0.01, 0.99, 5001),
@@ -125,7 +125,7 @@ def test_the_law_with_one_opponent_and_from_an_even_start():
 
 
 def test_the_look_ahead_step_leaves_an_exact_table_as_it_is(game):
-    """solver.lookahead.step is one step of the N-player game's equations:
+    """solver.advice.lookahead.step is one step of the N-player game's equations:
     applied to the exact three-player table's own values (a pure
     equilibrium here) it must give them back, every turn start and every
     take-over row, to 1e-10."""
@@ -178,7 +178,7 @@ def test_the_advice_is_the_turn_dp_over_the_models_values(game):
 
 
 def test_the_models_values_evaluated_as_a_policy(game):
-    """solver.seat_value's MODEL mode plays the turn DP over given values:
+    """solver.cards.seat_value's MODEL mode plays the turn DP over given values:
     given the exact table's own values it must give the table's seat values
     (where no decision mixes); given the model's, the model gives up
     something in every seat, less than the two-player policy against the

@@ -1,4 +1,4 @@
-"""Fair starts (solver.fair_start): the two-seat solve against the game
+"""Fair starts (solver.study.fair_start): the two-seat solve against the game
 itself, and against a brute-force Pig solver written here from the rules of
 the mechanisms alone."""
 
@@ -10,9 +10,9 @@ import itertools
 import numpy as np
 import pytest
 
-from solver.fair_start import FairStart, fairest, last_turn_chance, solve_fair_start
-from solver.rules import PIG, get_rules
-from solver.solve import solve_game
+from solver.study.fair_start import FairStart, fairest, last_turn_chance, solve_fair_start
+from solver.model.rules import PIG, get_rules
+from solver.tables.make import solve_game
 
 
 @pytest.mark.parametrize("name, target", [

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from conftest import farkle
-from solver.house_rules import load_house_rules
-from solver.rules import GAMES
+from solver.model.house_rules import load_house_rules
+from solver.model.rules import GAMES
 
 # A cinq-mille to exactly 1,500 with a 500 opening: solves in about a second.
 SMALL_HOUSE = """\

@@ -12,8 +12,8 @@ import dataclasses
 
 import pytest
 
-from solver.rules import get_rules
-from solver.solve import solve_game
+from solver.model.rules import get_rules
+from solver.tables.make import solve_game
 
 RECORDED = [
     ('quinze-mille-free-keep', 2000, None, {}, [

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.rules import GAMES
-from solver.tables import read_info, read_table
+from solver.model.rules import GAMES
+from solver.tables.files import read_info, read_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = ROOT / "paper"
@@ -185,10 +185,10 @@ def test_three_player_seats_are_the_committed_table_s(built):
 
 def test_fair_start_is_solved_again(built):
     """The fair start the paper gives for cinq-mille (from
-    paper/fair_start.json) solved again by solver.fair_start: the second
+    paper/fair_start.json) solved again by solver.study.fair_start: the second
     player's entry nearest one half, its share to 1e-9 and as printed, and
     the entries either side of it on either side of one half."""
-    from solver.fair_start import FairStart, solve_fair_start
+    from solver.study.fair_start import FairStart, solve_fair_start
     _, numbers, _ = built
     rules = GAMES["cinq-mille"]
     entry = numbers["fair/cinq-mille/second_entry"]["value"]
@@ -204,11 +204,11 @@ def test_fair_start_is_solved_again(built):
 
 def test_cards_are_the_stored_cards(built):
     """The section on strategy cards prints each card's loss from
-    solver/cards.json (whose Pig loss tests/test_cards.py evaluates again),
+    solver/cards/cards.json (whose Pig loss tests/test_cards.py evaluates again),
     the simple rules' losses, and the losses with more players (the
     two-player card's and a card fitted there); a card fitted or a rule
     measured again without a rebuild fails here."""
-    from solver.card_sheet import stored_cards
+    from solver.cards.sheet import stored_cards
     _, numbers, _ = built
     cards = stored_cards()
     assert cards

@@ -2,7 +2,7 @@
 
 The terminal tests drive ``farkle play`` through a pseudo-terminal as a
 person would (pexpect), mistakes included; the others play the library's
-:class:`solver.play.Game` directly. Every expected cost is recomputed here
+:class:`solver.play.game.Game` directly. Every expected cost is recomputed here
 from the Advisor's values for the same position.
 """
 
@@ -18,13 +18,13 @@ import time
 import pexpect
 import pytest
 
-from solver.advice import Advisor
-from solver.play import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayError, PlayerLine
-from solver.play_terminal import points_given_up
-from solver.policies import parse_policy
-from solver.rules import get_rules
-from solver.states import Line
-from solver.tables import default_path, read_table
+from solver.advice.advisor import Advisor
+from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayError, PlayerLine
+from solver.play.terminal import points_given_up
+from solver.sim.policies import parse_policy
+from solver.model.rules import get_rules
+from solver.model.states import Line
+from solver.tables.files import default_path, read_table
 
 # Small targets, so that a missing table solves in a few seconds.
 SMALL = {"pig": 30, "cinq-mille": 1500, "cinq-mille-exact": 1500, "cinq-mille-last1000": 1500,
@@ -38,7 +38,7 @@ ZERO_ROLL = [2, 3, 4, 6, 6]
 def advisor(game: str) -> Advisor:
     """The Advisor of a game at its small target (solved here if missing,
     into the session's scratch tables)."""
-    from solver.solve import solve_and_write
+    from solver.tables.make import solve_and_write
     rules = get_rules(game, SMALL[game])
     if not default_path(rules).exists():
         solve_and_write(rules)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from conftest import farkle
-from solver.game import solve
-from solver.multi_solution import bellman_residual_n, replay_n
-from solver.multiplayer import solve_players
-from solver.rules import get_rules
-from solver.states import player_space
-from solver.tables import read_info, read_table, write_table
+from solver.engine.two_player import solve
+from solver.engine.solution_n import bellman_residual_n, replay_n
+from solver.engine.n_player import solve_players
+from solver.model.rules import get_rules
+from solver.model.states import player_space
+from solver.tables.files import read_info, read_table, write_table
 
 
 def quinze_take_over(target=2000):
@@ -77,7 +77,7 @@ def test_the_last_resort_of_the_search_finds_an_equilibrium_too(monkeypatch):
     Pig to 80), the pure profiles and then every support are tried: with
     the polish made to fail, the same game is settled by that search alone,
     and its blocks satisfy the same equilibrium conditions."""
-    from solver import equilibrium
+    from solver.engine import equilibrium
     monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
     solution = solve_players(get_rules("cinq-mille", 1500), 3)
     assert {block["selection"] for block in solution.equilibria} == {"first found"}
@@ -88,7 +88,7 @@ def assert_equilibrium(solution):
     assert solution.equilibria and solution.mixed
     block = solution.equilibria[0]
     D = solution.rules.dice
-    from solver.dice import keep_table
+    from solver.model.dice import keep_table
     dice = keep_table(solution.rules).packed()
     for node in block["nodes"]:
         Z, R, A, B, mix = replay_n(solution, node)
@@ -177,10 +177,10 @@ def test_a_table_for_other_players_is_refused(tmp_path, mixed_cinq_mille):
 
 
 def test_the_seat_evaluation_gives_the_table_its_own_values(mixed_cinq_mille):
-    """The fixed-policy evaluation of solver.seat_value, with D playing the
+    """The fixed-policy evaluation of solver.cards.seat_value, with D playing the
     table's own decisions (mixed ones included), must return the table's
     seat values: an independent linear solve of the same policies."""
-    from solver.seat_value import duel_seat_values
+    from solver.cards.seat_value import duel_seat_values
     rules = mixed_cinq_mille.rules
     two = solve(rules, space=mixed_cinq_mille.space)
     own = duel_seat_values(mixed_cinq_mille, two, model=False)
@@ -194,7 +194,7 @@ def test_the_seat_evaluation_gives_the_table_its_own_values(mixed_cinq_mille):
 def test_the_seat_evaluation_with_take_over_and_crosses():
     """The same check where offers and falls are in play (quinze-mille with
     take-over once entered, dix-mille with crosses, small targets)."""
-    from solver.seat_value import duel_seat_values
+    from solver.cards.seat_value import duel_seat_values
     for rules in (quinze_take_over(1500), get_rules("dix-mille", 500)):
         space = player_space(rules, "exact")
         many = solve_players(rules, 3, space=space)
@@ -208,8 +208,8 @@ def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, cap
     4-player Pig to 80 before its last resort, BENCHMARKS.md), the solve
     stops with one line and exit 2. Here every step of the search is made
     to fail at the first cycling block of 3-player cinq-mille to 1,500."""
-    from solver import equilibrium
-    from solver.cli import main
+    from solver.engine import equilibrium
+    from solver.cli.main import main
     monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
     monkeypatch.setattr(equilibrium, "support_enumeration", lambda game: None)
     assert main(["solve", "cinq-mille", "--target", "1500", "--players", "3"]) == 2
@@ -224,18 +224,18 @@ def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, cap
                          ids=["cinq-mille", "quinze-take-over"])
 def test_the_turn_dp_policy_holds_over_its_steady_range(rules):
     """The N-player turn DP reports the range of moves of Z[0] over which its
-    decisions hold (solver.multi_kernel, "the policy's range"); the solver
+    decisions hold (solver.engine.turn_kernel_n, "the policy's range"); the solver
     accepts a policy iteration step without running the DPs again when the
     new Z falls inside. Inside the range, the DP run at a moved Z must give
     exactly the affine value of the policy picked at Z, c + b Z' (rounding
     only: 1e-12), whatever the other components of Z do. The ranges must
     also be non-empty at most turn starts, or the solver saves nothing."""
-    from solver.dice import keep_table
-    from solver.multi_kernel import MultiValues, NodeMix, Seats, multi_work, turn_dp_vec, \
+    from solver.model.dice import keep_table
+    from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work, turn_dp_vec, \
         zero_value
-    from solver.multiplayer import no_plan
-    from solver.turn import pad
-    from solver.turn_rules import TurnRules
+    from solver.engine.n_player import no_plan
+    from solver.engine.turn import pad
+    from solver.model.turn_rules import TurnRules
     solution = solve_players(rules, 3)
     space = solution.space
     seats, turn, moves = Seats.of(3, space), TurnRules.of(rules), space.moves()
@@ -269,7 +269,7 @@ def test_policy_iteration_accepts_steady_steps():
     cinq-mille every turn start's zero turn stays in its block, so
     confirming each step by a second pass would take at least two DPs a
     turn start: the solve must take fewer."""
-    from solver.multiplayer import build_multi_blocks
+    from solver.engine.n_player import build_multi_blocks
     solution = solve_players(get_rules("cinq-mille", 2000), 3)
     assert np.all(build_multi_blocks(solution.space, 3).succ_local >= 0)
     assert solution.stats["turn_dp_runs"] < 2 * solution.stats["turn_starts"]

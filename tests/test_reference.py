@@ -2,11 +2,11 @@
 
 The reference solver is written from RULES.md alone, runs plain value
 iteration over every state until the largest change is below 1e-12, and is
-compared with ``solver.game.solve`` at every turn start of the fast solver
+compared with ``solver.engine.two_player.solve`` at every turn start of the fast solver
 (and every take-over value where the game has take-over) to 1e-9.
 
 dix-mille with crosses (rule 4, exact one-level memory) is solved by the fast
-solver on ``solver.states.memory_space``; the reference builds its own
+solver on ``solver.model.states.memory_space``; the reference builds its own
 score-sheet lines (score, previous score, crosses) from RULES.md, keeping the
 crosses of a fallen line (previous == score, or score 0) as separate lines,
 and is compared at every crosses of those.
@@ -21,9 +21,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from solver.game import solve
-from solver.rules import get_rules
-from solver.states import memory_space
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
+from solver.model.states import memory_space
 
 from reference_solver import after_bank, after_zero_turn, reference_solve
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from solver.rules import get_rules
+from solver.model.rules import get_rules
 
 from reference_solver import reference_solve
 from reference_solver_n import numba_threads, reference_solve_n

@@ -1,4 +1,4 @@
-"""The simulator (solver.simulate, solver.policies): mechanics with scripted
+"""The simulator (solver.sim.simulate, solver.sim.policies): mechanics with scripted
 dice, policies, matches, and whole games against the solved tables.
 
 Where an expected number comes from is said in each test: RULES.md for the
@@ -13,14 +13,14 @@ import math
 import numpy as np
 import pytest
 
-from solver.advice import Advisor
-from solver.dice import keeps_of_dice
-from solver.errors import UsageError
-from solver.game import solve
-from solver.rules import get_rules
-from solver.solve import solve_game
-from solver.policies import Policy, expected_turn, optimal_tables, parse_policy
-from solver.simulate import _Machine, match, play_scripted, scripted_events, simulate
+from solver.advice.advisor import Advisor
+from solver.model.dice import keeps_of_dice
+from solver.model.errors import UsageError
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
+from solver.tables.make import solve_game
+from solver.sim.policies import Policy, expected_turn, optimal_tables, parse_policy
+from solver.sim.simulate import _Machine, match, play_scripted, scripted_events, simulate
 
 DIX = get_rules("dix-mille")
 CINQ = get_rules("cinq-mille")
@@ -315,7 +315,7 @@ def solutions():
 
 @pytest.mark.parametrize("name", SMALL_GAMES)
 def test_optimal_self_play_matches_the_table(name, solutions):
-    """The table's first-player win probability (solver.game.solve) lies
+    """The table's first-player win probability (solver.engine.two_player.solve) lies
     within 4 standard errors of 100,000 simulated games."""
     solution = solutions[name]
     result = simulate(SMALL_GAMES[name], "optimal", "optimal", 100_000, seed=11,
@@ -430,7 +430,7 @@ DIX_SMALL = {700: get_rules("dix-mille", 700), 1000: get_rules("dix-mille", 1000
 
 @pytest.fixture(scope="module")
 def dix_tables():
-    """The exact memory and the crosses model (solver.memory) at 700 and 1,000."""
+    """The exact memory and the crosses model (solver.engine.memory) at 700 and 1,000."""
     return {(target, memory): solve_game(rules, memory)
             for target, rules in DIX_SMALL.items() for memory in ("exact", "model")}
 
@@ -440,7 +440,7 @@ def sheet_lines(game, player, rules):
     the log (the module docstring's mapping, written again here): the
     previous score is the sheet's entry before the last, or the score after
     a fall since the last bank."""
-    from solver.states import Line
+    from solver.model.states import Line
     sheet, crosses, fallen, lines = [], 0, False, [Line(0, 0, 0)]
     for e in game.events:
         if e["player"] != player:
@@ -465,10 +465,10 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     600 (the fallen state, previous = score), then to 0 (the paper sheet).
     B starts at 500 (sheet: 500) and only rolls zero rolls, so B's last
     cross looks ahead to the fall to 0 in the model. Every turn start that B
-    asked a table for is (B's line, A's line) as solver.states.player_state
+    asked a table for is (B's line, A's line) as solver.model.states.player_state
     maps them (the model lacks a fallen state at 600: its (600, no memory)
     state stands in)."""
-    from solver.states import Line, player_state
+    from solver.model.states import Line, player_state
     rules, solution = DIX_SMALL[1000], dix_tables[(1000, memory)]
     a_dice = [[1, 5, 5, 5, 2], [1, 1, 5, 2, 3, 1, 2]] + [ZERO5] * 6
     dice = []
@@ -477,8 +477,8 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     machine = _Machine(rules, "threshold:350", "optimal", 0, solution_b=solution,
                        max_turns=2 * len(a_dice), script=dice, start=(0, 500), log_size=64)
     machine.run(1)
-    from solver.game_loop import LEN_A
-    from solver.simulate import ScriptedGame
+    from solver.sim.game_loop import LEN_A
+    from solver.sim.simulate import ScriptedGame
     events = scripted_events(machine.games, rules.unit)
     game = ScriptedGame(None, (0, 0), ([], []), (0, 0), events)
     assert [(e["outcome"], e["score"]) for e in events if e["player"] == "A"] == \
@@ -551,7 +551,7 @@ def test_dix_mille_model_decisions_agree_with_the_advisor(dix_tables):
     """Under the look-ahead (a player on their last cross, previous score
     known), the optimal policy's bank and take tables give the Advisor's
     best answer for the same Lines wherever its two values differ."""
-    from solver.states import Line, player_state
+    from solver.model.states import Line, player_state
     rules, solution = DIX_SMALL[1000], dix_tables[(1000, "model")]
     advisor = Advisor(solution)
     space, unit, D = solution.space, rules.unit, rules.dice
@@ -586,12 +586,12 @@ def test_dix_mille_model_decisions_agree_with_the_advisor(dix_tables):
 def test_a_full_optimal_cache_is_emptied_and_refilled(dix_tables, monkeypatch):
     """Two tables (model for A, exact for B) in a cache of a few dozen
     turn starts: emptied and refilled many times, the games are the same."""
-    import solver.simulate
+    import solver.sim.simulate
     rules = DIX_SMALL[700]
     model, exact = dix_tables[(700, "model")], dix_tables[(700, "exact")]
     roomy = simulate(rules, "optimal", "optimal", 4_000, seed=5, solution=model,
                      solution_b=exact)
-    monkeypatch.setattr(solver.simulate, "OPTIMAL_CACHE_BYTES", 40 * 1300)
+    monkeypatch.setattr(solver.sim.simulate, "OPTIMAL_CACHE_BYTES", 40 * 1300)
     tight = simulate(rules, "optimal", "optimal", 4_000, seed=5, solution=model,
                      solution_b=exact)
     assert tight.optimal_tables > 10 * roomy.optimal_tables

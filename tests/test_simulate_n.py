@@ -1,4 +1,4 @@
-"""The N-player simulator (solver.simulate_n, solver.game_loop_n) and
+"""The N-player simulator (solver.sim.simulate_n, solver.sim.game_loop_n) and
 ``farkle simulate --players N --seat ...``.
 
 Where each expected number comes from is said in each test: the N-player
@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from conftest import farkle
-from solver.game import solve
-from solver.multiplayer import solve_players
-from solver.rules import get_rules
-from solver.simulate import simulate
-from solver.simulate_n import simulate_n
-from solver.states import player_space
+from solver.engine.two_player import solve
+from solver.engine.n_player import solve_players
+from solver.model.rules import get_rules
+from solver.sim.simulate import simulate
+from solver.sim.simulate_n import simulate_n
+from solver.model.states import player_space
 
 GAMES = 40_000
 """Games per self-play run: a standard error of about 0.0025 per seat."""
@@ -96,7 +96,7 @@ def test_two_seats_play_the_two_player_simulators_games(game, a, b):
 
 def test_two_optimal_seats_play_the_two_player_tables_games():
     """The N-player table of two players (``solve_players``) played by this
-    loop, and the two-player table (``solver.game.solve``, exact memory)
+    loop, and the two-player table (``solver.engine.two_player.solve``, exact memory)
     played by the two-player simulator: the same games (dix-mille to 500:
     crosses and falls)."""
     rules = get_rules("dix-mille", 500)

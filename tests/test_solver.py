@@ -7,10 +7,10 @@ import h5py
 import numpy as np
 import pytest
 
-from solver.game import solve
-from solver.rules import get_rules
-from solver.solution import bellman_residual, replay
-from solver.tables import read_table, write_table
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
+from solver.engine.solution import bellman_residual, replay
+from solver.tables.files import read_table, write_table
 
 REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
 
@@ -84,8 +84,8 @@ def test_newton_start_is_exact_on_a_quadratic():
     quadratic in the two scores exactly, by Taylor's theorem; the plane
     alone misses the ``m * w`` term by one. Pig's scores are one unit apart,
     so ``up`` is one score up everywhere."""
-    from solver.game import guess_level
-    from solver.states import player_space
+    from solver.engine.two_player import guess_level
+    from solver.model.states import player_space
     space = player_space(get_rules("pig"))
     s = space.score.astype(float)
     quadratic = (0.3 + 0.01 * s[:, None] - 0.02 * s[None, :] + 1e-4 * s[:, None] ** 2

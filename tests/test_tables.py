@@ -11,9 +11,9 @@ import numpy as np
 import pexpect
 import pytest
 
-from solver.rules import get_rules
-from solver.solve import solve_game
-from solver.tables import FORMAT_VERSION, package_dir
+from solver.model.rules import get_rules
+from solver.tables.make import solve_game
+from solver.tables.files import FORMAT_VERSION, package_dir
 
 # Estimates made as if the solver ran 1e3 keep evaluations a second: every
 # table then looks slow to make (minutes), while pig really solves at once.
@@ -123,7 +123,7 @@ def test_two_solves_give_the_same_values_bit_for_bit():
 
 def test_a_take_over_table_of_the_previous_layout_is_made_again(home):
     """Format 4 keeps take-over values per banked state from its first offer
-    (solver.states.PlayerSpace.offers); a two-player take-over table of an
+    (solver.model.states.PlayerSpace.offers); a two-player take-over table of an
     older format reads its rows differently. Named with --table, it is
     refused in one line with the command that makes it again (exit 2);
     as the default table it is treated as missing: named without a

@@ -1,4 +1,4 @@
-"""Take-over values coded in the table files (solver.take_codes, issue 12
+"""Take-over values coded in the table files (solver.tables.take_codes, issue 12
 item 2): what a file gives back, against the solve that wrote it."""
 
 import json
@@ -9,11 +9,11 @@ import h5py
 import numpy as np
 import pytest
 
-from solver.advice import Advisor
-from solver.rules import get_rules
-from solver.solve import solve_game
-from solver.take_codes import QUANTUM, decode, encode_row
-from solver.tables import read_table, write_table
+from solver.advice.advisor import Advisor
+from solver.model.rules import get_rules
+from solver.tables.make import solve_game
+from solver.tables.take_codes import QUANTUM, decode, encode_row
+from solver.tables.files import read_table, write_table
 
 
 @pytest.fixture(scope="module")

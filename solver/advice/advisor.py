@@ -1,0 +1,295 @@
+"""Answers at the table: bank or roll, which dice to keep, take over or not.
+
+Every answer replays the turn DP (:func:`solver.engine.solution.replay`) of the
+player's turn from the stored start values, so it is exact: the value of
+rolling is ``R(t, n)``, of banking ``B(t, n)``, of a keep ``K(t + points,
+n - used)`` and of taking over an offer ``R(t, n)`` at a turn start, all as
+in :mod:`solver.engine.turn`. One replay per turn start is cached.
+
+With three or more players the table is a
+:class:`solver.engine.solution_n.MultiSolution` and the replay is
+:func:`solver.engine.solution_n.replay_n`. Every value is then the vector of
+all players' chances, me first and the opponents in seat order after me
+(the last one is the previous player, whose bank makes the offer); with two
+players that vector is ``(v, 1 - v)``. A decision where the table's
+equilibrium mixes (:mod:`solver.engine.equilibrium`) is answered with its
+probability.
+
+Library use::
+
+    from solver.advice.advisor import Advisor
+    advisor = Advisor.for_game("cinq-mille", compiled=True)   # tables/cinq-mille.h5
+    advisor.bank_or_roll(me=1500, opp=2000, turn=600, dice=2)
+    advisor.keep(me=1500, opp=2000, turn=0, dice=5, roll=[1, 1, 5, 3, 2])
+    advisor.take_or_fresh(me=6000, opp=3000, offer=1200, offer_dice=2)
+    # three players: the opponents in seat order after me
+    advisor.bank_or_roll(me=1500, opp=[2000, 500], turn=600, dice=2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from solver.model.dice import counts_of, keeps
+from solver.model.errors import UsageError
+from solver.engine.solution_n import MultiSolution
+from solver.engine.solution import Solution, replay
+from solver.model.states import Line, player_state
+from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
+
+
+@dataclass
+class Choice:
+    action: str
+    win: float
+    keep: list[int] | None = None
+    then: str | None = None
+    """After a keep: ``bank``, ``roll``, ``win`` or ``zero`` (overshoot)."""
+    points: int | None = None
+    wins: list[float] | None = None
+    """Every player's chance after this choice, me first."""
+
+    def to_json(self) -> dict:
+        out = {"action": self.action, "win": self.win}
+        if self.wins is not None:
+            out["wins"] = self.wins
+        if self.keep is not None:
+            out["keep"] = self.keep
+            out["points"] = self.points
+            out["then"] = self.then
+        return out
+
+
+def _choice(action: str, values, **kw) -> Choice:
+    """A choice worth the vector ``values`` (me first)."""
+    wins = [float(v) for v in values]
+    return Choice(action, wins[0], wins=wins, **kw)
+
+
+@dataclass
+class Advice:
+    choices: list[Choice]
+    note: str | None = None
+    position: dict = field(default_factory=dict)
+    mixed: float | None = None
+    """Where the table's equilibrium mixes this decision: the probability
+    of banking (or of the alternative keep)."""
+    model: str | None = None
+    """Where the answer comes from a model, not an exact table: its name."""
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+    def to_json(self) -> dict:
+        out = {"action": self.best.action, "win": self.best.win,
+               "choices": [c.to_json() for c in self.choices], "position": self.position}
+        if self.best.keep is not None:
+            out["keep"] = self.best.keep
+        if self.note:
+            out["note"] = self.note
+        if self.mixed is not None:
+            out["mixed"] = self.mixed
+        if self.model is not None:
+            out["model"] = self.model
+        return out
+
+
+def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
+    """(turn total in units, dice in hand), or a UsageError saying why not."""
+    if not 1 <= dice <= rules.dice:
+        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
+    if turn % rules.unit or turn < 0:
+        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+    if me + turn >= rules.target:
+        raise UsageError(f"turn total {turn} takes the score {me} to the target "
+                         f"{rules.target} or past it: the turn is already over")
+    if turn == 0 and dice != rules.dice:
+        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+    return turn // rules.unit, dice
+
+
+class Advisor:
+    """Exact advice from one solved game (two players or more).
+
+    ``compiled=False`` replays turns with numpy: no compilation, a few
+    milliseconds an answer, best for one question per process (the CLI).
+    ``compiled=True`` uses the numba kernel (two players): about half a
+    second to load it once, then well under a millisecond an answer (a
+    program that asks many)."""
+
+    def __init__(self, solution: Solution | MultiSolution, compiled: bool = False):
+        self.solution = solution
+        self.rules = solution.rules
+        self.space = solution.space
+        self.players = getattr(solution, "players", 2)
+        self.turn = TurnRules.of(self.rules)
+        self.compiled = compiled
+        self._replay = lru_cache(maxsize=256)(self._replay_uncached)
+
+    @classmethod
+    def for_game(cls, name: str, target: int | None = None, memory: str | None = None,
+                 compiled: bool = False, players: int = 2) -> "Advisor":
+        from solver.model.rules import get_rules
+        from solver.tables.files import default_path, read_table
+        rules = get_rules(name, target)
+        return cls(read_table(default_path(rules, memory, players), expect=rules,
+                              lazy_take=not compiled, expect_players=players), compiled)
+
+    # ------------------------------------------------------------ positions
+    def _start(self, me, opp) -> tuple[tuple, int | None]:
+        """The turn start with me to move: ``(key, zero_to)``, ``key`` the
+        player states, me first, then the opponents in seat order."""
+        opps = list(opp) if isinstance(opp, (list, tuple)) else [opp]
+        if len(opps) != self.players - 1:
+            raise UsageError(f"the table is for {self.players} players: give "
+                             f"{self.players - 1} opponent{'s' if self.players > 2 else ''} "
+                             f"(--opp in seat order after you), not {len(opps)}")
+        m, zero_to = player_state(self.rules, self.space, me, "my")
+        names = ["opponent"] if len(opps) == 1 else \
+            [f"opponent {i + 1}" for i in range(len(opps))]
+        others = [player_state(self.rules, self.space, o, name)[0]
+                  for o, name in zip(opps, names)]
+        return (m, *others), zero_to
+
+    def _turn(self, me, turn: int, dice: int) -> tuple[int, int]:
+        score = me.score if isinstance(me, Line) else me
+        return turn_state(self.rules, score, turn, dice)
+
+    def _replay_uncached(self, key: tuple, zero_to: int | None):
+        """``(Z, R, A, B, mix)`` of the turn, as vectors (me first); ``B``
+        is NaN where the bank is not allowed, ``mix[t, n]`` the probability
+        of banking where the equilibrium mixes (else -1)."""
+        if self.players > 2:
+            from solver.engine.solution_n import replay_n
+            return replay_n(self.solution, self.solution.node_of(key), zero_to)
+        Z, R, A, B = replay(self.solution, *key, compiled=self.compiled, zero_to=zero_to)
+        B = np.where(B > -np.inf, B, np.nan)
+        return (*(_both(x) for x in (np.float64(Z), R, A, B)), None)
+
+    def _position(self, **kw) -> dict:
+        plain = {k: _plain(v) for k, v in kw.items()}
+        return {"game": self.rules.name, "target": self.rules.target,
+                "players": self.players, **plain}
+
+    # -------------------------------------------------------------- answers
+    def bank_or_roll(self, me, opp, turn: int, dice: int) -> Advice:
+        """Bank or roll with ``turn`` points set aside and ``dice`` in hand.
+        ``me`` and ``opp`` are scores, or :class:`Line` values in games with
+        crosses; ``opp`` is a list (in seat order after me) with three or
+        more players."""
+        key, zero_to = self._start(me, opp)
+        t, n = self._turn(me, turn, dice)
+        _, R, _, B, mix = self._replay(key, zero_to)
+        choices = [_choice("roll", R[t, n])]
+        if not np.isnan(B[t, n, 0]):
+            choices.append(_choice("bank", B[t, n]))
+        choices.sort(key=lambda c: -c.win)
+        advice = Advice(choices, position=self._position(me=me, opp=opp, turn=turn, dice=dice))
+        if mix is not None and mix[t, n] >= 0:
+            advice.mixed = float(mix[t, n])
+            advice.note = (f"the players' best replies go round in a cycle here: the table's "
+                           f"equilibrium banks with probability {mix[t, n]:.3f} (either "
+                           f"choice gives you the same chance)")
+        return advice
+
+    def keep(self, me, opp, turn: int, dice: int, roll) -> Advice:
+        """Which dice of ``roll`` (thrown with ``dice`` in hand and ``turn``
+        points set aside before it) to keep, and what to do next."""
+        rules = self.rules
+        key, zero_to = self._start(me, opp)
+        t, n = self._turn(me, turn, dice)
+        roll = list(roll)
+        if len(roll) != n:
+            raise UsageError(f"the roll has {len(roll)} dice but {n} are in hand")
+        if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
+            raise UsageError("every die must be 1 to 6")
+        Z, R, A, B, mix = self._replay(key, zero_to)
+        position = self._position(me=me, opp=opp, turn=turn, dice=dice, roll=sorted(roll))
+        options = keeps(rules, counts_of(roll))
+        if not options:
+            return Advice([_choice("zero", Z)], note="zero roll: no die scores, the turn is lost",
+                          position=position)
+        turn = self.turn
+        score = int(self.space.score[key[0]])
+        choices = []
+        for option in options:
+            t2 = t + option.points // rules.unit
+            n2 = dice_left(turn, n, option.used)
+            result = keep_result(turn, score, t2, option.win)
+            if result != CONTINUE:
+                then = "win" if result == WIN else "zero"
+            else:
+                then = "bank" if B[t2, n2, 0] >= R[t2, n2, 0] - TIE else "roll"
+            choices.append(_choice("keep", A[t2, 0 if option.win else n2], keep=list(option.dice),
+                                   then=then, points=option.points))
+        # RULES.md's tie-break: the most points, then the most dice.
+        choices.sort(key=lambda c: (-round(c.win, 12), -c.points, -len(c.keep)))
+        return Advice(choices, position=position)
+
+    def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
+        """At a turn start: take over ``offer`` points with ``offer_dice``
+        dice from the previous player (the last of ``opp``), or roll every
+        die from 0."""
+        rules = self.rules
+        key, zero_to = self._start(me, opp)
+        m, banker = key[0], key[-1]
+        if not rules.has_takeover:
+            raise UsageError(f"{rules.name} has no take-over")
+        if not self.space.can_take[m]:
+            raise UsageError(f"a player at {self.space.score[m] * rules.unit} may not take over in {rules.name} "
+                             f"(needs at least {rules.takeover_min} and to be entered)")
+        if not 1 <= offer_dice < rules.dice:
+            raise UsageError(f"an offer leaves 1 to {rules.dice - 1} dice, not {offer_dice}")
+        t = offer // rules.unit
+        last = (list(opp) if isinstance(opp, (list, tuple)) else [opp])[-1]
+        banker_score = last.score if isinstance(last, Line) else last
+        if offer <= 0 or offer % rules.unit or offer > banker_score \
+                or not np.any(self.space.bank_next[:, t] == banker):
+            raise UsageError(f"an offer of {offer} is impossible with the previous player at "
+                             f"{banker_score}: no bank of {offer} leaves them there")
+        _, R, _, _, _ = self._replay(key, zero_to)
+        choices = [_choice("fresh", R[0, rules.dice]), _choice("take", R[t, offer_dice])]
+        choices.sort(key=lambda c: -c.win)
+        return Advice(choices, position=self._position(
+            me=me, opp=opp, offer=[offer, offer_dice]))
+
+
+def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
+             opp_crosses: list[int] | None = None, opp_previous: list[int] | None = None):
+    """The position's lines from its numbers (``farkle advise``'s options,
+    the page's questions): my Line, and the opponents' in seat order after
+    me (one Line with two players); the opponents' crosses and previous
+    scores, where given, are lists in the same order."""
+    columns = {}
+    for option, values in (("--opp-crosses", opp_crosses), ("--opp-previous", opp_previous)):
+        if values is not None and len(values) != len(opps):
+            raise UsageError(f"{option} is given {len(values)} times for {len(opps)} "
+                             f"opponent{'s' if len(opps) > 1 else ''} (once per --opp, "
+                             f"in the same order)")
+        columns[option] = values or [None] * len(opps)
+    lines = [Line(score, crosses or 0, previous) for score, crosses, previous
+             in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]
+    return Line(me, crosses, previous), lines[0] if len(lines) == 1 else lines
+
+
+TIE = 1e-12
+"""RULES.md's tie: bank rather than roll within it."""
+
+
+def _both(values):
+    """A two-player value ``v`` as the vector ``(v, 1 - v)``."""
+    values = np.asarray(values, dtype=float)
+    return np.stack([values, 1.0 - values], axis=-1)
+
+
+def _plain(value):
+    if isinstance(value, Line):
+        return dataclasses.asdict(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

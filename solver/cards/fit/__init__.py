@@ -1,0 +1,5 @@
+"""Fitting a strategy card to a table: the coordinate search, the sampled
+screen, and the cards fitted on the user's machine.
+
+Imports :mod:`solver.cards` and below; only the CLI and scripts import it.
+"""

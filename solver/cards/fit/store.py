@@ -1,0 +1,268 @@
+"""Cards fitted on the user's machine: for a house game (``--rules FILE``),
+another ``--target``, or a table of more players (``farkle card ...
+--fit``).
+
+The cards of ``solver/cards/cards.json`` are fitted to the program's own games.
+Any other game gets its card here, by the search of
+:mod:`solver.cards.fit.search` scored against the user's own table of the game:
+
+    loss(card) = 1/N - (1/N) * sum_s  V_s(card)
+
+over the N seats, each ``V_s`` an exact evaluation. The search starts from
+the best, by that loss, of the table's first guess and every stored card
+of a game with as many dice and the same unit (its entry moved with the
+game's, its fields the game has no use for set back to their defaults:
+:func:`adopted`); a card fitted here before for the same rules starts it
+too, so fitting again only improves it.
+
+Where an exact evaluation takes minutes (the falls of dix-mille), a
+round of that search takes days; with ``sampled`` games the starts are
+ranked and the moves scored over sampled decisions instead
+(:mod:`solver.cards.fit.screen`), and only the card it ends with and its start
+are evaluated exactly: the better of them is kept, unless the card
+fitted here before gives up less.
+
+The card is written beside the table, as
+``NAME[-TARGET][-Nplayers].card.json`` in the user's table directory,
+with the rules it was fitted for (a house file edited since is refused, as
+its table would be); written to a temporary file and renamed, after every
+improvement, so that an interrupted search keeps its best card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.cards.fit.search import (count_moves, fields_to_fit, first_guess, fit, measure_simple,
+                       searched_rows)
+from solver.cards.record import Card
+from solver.model.errors import UsageError
+from solver.model.rules import Rules
+
+
+def card_path(rules: Rules, players: int = 2) -> Path:
+    """Where the card fitted here for ``rules`` and ``players`` is kept:
+    beside the table the user makes for them."""
+    from solver.tables.files import card_beside, user_table_path
+    return card_beside(user_table_path(rules, players=players))
+
+
+def user_card(rules: Rules, players: int = 2, refuse_other_rules: bool = True) -> dict | None:
+    """The card fitted here for ``rules`` and ``players`` (``{"card",
+    "loss", "target", "seats", "simple", ...}``), or None; where it was
+    fitted for other rules (a house file edited since), a UsageError, or
+    None without ``refuse_other_rules`` (a search replaces it)."""
+    path = card_path(rules, players)
+    if not path.exists():
+        return None
+    try:
+        entry = json.loads(path.read_text())
+        fitted_for = Rules.from_json(entry["rules"])
+        Card.from_dict(entry["card"])
+    except (ValueError, KeyError, TypeError) as error:
+        if not refuse_other_rules:
+            return None
+        raise UsageError(f"card {path} is damaged ({error}); fit it again with --fit") from None
+    if fitted_for != rules:
+        if not refuse_other_rules:
+            return None
+        raise UsageError(f"card {path} was fitted for other rules (its "
+                         f"{fitted_for.first_difference(rules)}); fit it again with --fit")
+    return entry
+
+
+def adopted(card: Card, rules: Rules, fitted_for: Rules) -> Card:
+    """A card fitted for ``fitted_for`` as a start for ``rules``: named for
+    them, its entry moved with theirs (an opening of 500, not 750, says no
+    bank below 500 where the card said 750), and every field their search
+    does not move set back to its default (a take-over rule in a game
+    without take-over)."""
+    kept = searched_rows(rules)
+    defaults = {field.name: field.default for field in dataclasses.fields(Card)
+                if field.name != "game" and field.name not in kept}
+    open_at = max(rules.entry, card.open_at - fitted_for.entry + rules.entry)
+    return dataclasses.replace(card, game=rules.name, **defaults,
+                               **({"open_at": open_at} if "open_at" in kept else {}))
+
+
+def starts(solution) -> dict[str, Card]:
+    """The cards a search for ``solution``'s game may start from: the
+    table's first guess (two players), every stored card of a game with as
+    many dice and the same unit (for two players, and for the table's
+    number where one is stored), and the cards fitted here before for these
+    rules (for the table's number of players, and for two)."""
+    from solver.cards.sheet import stored_cards
+    from solver.model.rules import get_rules
+    rules, players = solution.rules, solution_players(solution)
+    out = {"the first guess": first_guess(solution)} if players == 2 else {}
+    for name, entry in stored_cards().items():
+        other = get_rules(name)
+        if (other.dice, other.unit) != (rules.dice, rules.unit):
+            continue
+        out[f"{name}'s card"] = adopted(Card.from_dict(entry["card"]), rules, other)
+        fitted = entry.get("players", {}).get(str(players), {}).get("fitted")
+        if fitted:
+            out[f"{name}'s card for {players}"] = adopted(Card.from_dict(fitted["card"]), rules,
+                                                          other)
+    for table in dict.fromkeys((players, 2)):
+        before = user_card(rules, table, refuse_other_rules=False)
+        if before is not None:
+            out[f"the card fitted here for {table} players"] = Card.from_dict(before["card"])
+    if not out:
+        raise UsageError(f"no card to start from for {rules.name} with {players} players: "
+                         f"fit its two-player card first (farkle card ... --fit)")
+    return out
+
+
+def solution_players(solution) -> int:
+    return int(getattr(solution, "players", 2))
+
+
+def seat_values_for(solution):
+    """The exact evaluation of a card in every seat of ``solution``'s table."""
+    from solver.cards.seat_value import card_seat_values, card_seat_values_n
+    return card_seat_values if solution_players(solution) == 2 else card_seat_values_n
+
+
+def fit_card(solution, rounds: int, command: str, log=lambda text: None,
+             progress=None, sampled: int | None = None) -> dict:
+    """Fit a card to ``solution``'s table and keep it (module docstring):
+    its entry, as :func:`user_card` reads it. ``log(text)`` hears each
+    start's loss and the end's; ``progress(FitStep)`` each move tried
+    (after each improvement the card is written). With ``sampled`` games
+    (two players), the starts are ranked and the moves scored over sampled
+    decisions (:mod:`solver.cards.fit.screen`, ``rounds`` plays), and the card
+    it ends with and its start are then evaluated exactly: the better is
+    kept."""
+    rules, players = solution.rules, solution_players(solution)
+    if sampled is not None and players != 2:
+        raise ValueError("a sampled search fits a two-player card")
+    started = time.perf_counter()
+    cards = starts(solution)
+    entry = {"rules": rules.to_json(), "players": players, "target": rules.target,
+             "command": command, "searched": fields_to_fit(rules)}
+    if sampled:
+        entry["start"], start = _best_sampled_start(solution, cards, log, sampled)
+        return _fit_sampled(solution, start, rounds, sampled, entry, started, log)
+    entry["start"], start, start_seats = _best_exact_start(solution, cards, log)
+    seat_values = seat_values_for(solution)
+
+    def keep(card, loss, seats, evaluations):
+        entry.update({"card": card.to_dict(), "loss": loss,
+                      "seats": [float(v) for v in seats], "evaluations": evaluations,
+                      "seconds": time.perf_counter() - started})
+        _write(rules, players, entry)
+
+    def step(at):
+        if at.loss < entry.get("loss", np.inf) - 1e-12:
+            keep(at.card, at.loss, at.seats, at.evaluations)
+        if progress is not None:
+            progress(at)
+    card, loss, evaluations, seats = fit(solution, rounds, lambda text: None, start=start,
+                                         seat_values=seat_values, progress=step,
+                                         measured={start: start_seats})
+    keep(card, loss, seats, evaluations)
+    log(f"{evaluations} cards measured; the best gives up {100 * loss:.3f} points")
+    if players == 2:
+        # What the rules people use give up beside it, as for the stored cards.
+        entry["simple"] = measure_simple(solution, card, 1e-12)
+        _write(rules, players, entry)
+    return entry
+
+
+def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card, np.ndarray]:
+    """The start that gives up least, by exact evaluations, with its
+    seats; the log first says what a round of the search will take."""
+    rules, players = solution.rules, solution_players(solution)
+    seat_values = seat_values_for(solution)
+    best = None
+    for index, (label, card) in enumerate(cards.items()):
+        before = time.perf_counter()
+        seats = seat_values(solution, card)
+        loss = 1 / players - float(np.mean(seats))
+        if index == min(1, len(cards) - 1):
+            # What the search will take, from an evaluation after the first
+            # (which loads the compiled kernels).
+            each, moves = time.perf_counter() - before, count_moves(rules, card)
+            log(f"each card takes about {_duration(each)} to measure; a round of the "
+                f"search measures up to {moves:,} cards (at most {_duration(each * moves)})"
+                + (f"; --sampled {SAMPLED_GAMES} scores its moves over sampled games, far "
+                   f"sooner" if players == 2 and each * moves > 3600 else ""))
+        log(f"start from {label}: gives up {100 * loss:.3f} points")
+        if best is None or loss < best[1] - 1e-9:
+            best = (label, loss, card, seats)
+    return best[0], best[2], best[3]
+
+
+SAMPLED_GAMES = 4000
+"""The games a sampled search plays, suggested where an exact round takes
+over an hour (the stored dix-mille cards' screens played 4,000 to 8,000)."""
+
+
+def _best_sampled_start(solution, cards: dict, log, sampled: int) -> tuple[str, Card]:
+    """The start that gives up least over the same ``sampled`` games (one
+    seed: each start meets the same dice)."""
+    from solver.cards.regret import card_regret
+    best = None
+    for label, card in cards.items():
+        loss, error = card_regret(solution, card, sampled, 1).loss()
+        log(f"start from {label}: gives up {100 * loss:.3f} ± {100 * error:.3f} points over "
+            f"{sampled:,} sampled games")
+        if best is None or loss < best[1]:
+            best = (label, loss, card)
+    return best[0], best[2]
+
+
+def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, started: float,
+                 log) -> dict:
+    """The sampled search from ``start``, then the exact last word: the
+    better of the card it ends with and its start, kept."""
+    from solver.cards.fit.screen import screen
+    from solver.cards.seat_value import card_seat_values
+    rules = solution.rules
+    card = screen(solution, start, fields_to_fit(rules), games, plays, say=log)
+    log("measuring the card exactly" + (" and its start" if card != start else ""))
+    before_exact = time.perf_counter()
+    measured = [(card, card_seat_values(solution, card))]
+    if card != start:
+        measured.append((start, card_seat_values(solution, start)))
+    each = (time.perf_counter() - before_exact) / len(measured)
+    losses = [0.5 - float(np.mean(values)) for _, values in measured]
+    kept = int(np.argmin(losses))
+    (card, seats), loss = measured[kept], losses[kept]
+    log(f"the search's card gives up {100 * losses[0]:.3f} points" +
+        (f", its start {100 * losses[1]:.3f}" if len(losses) > 1 else "") +
+        f" (each measured in {_duration(each)}); kept: {('the search', 'its start')[kept]}")
+    before = user_card(rules, 2, refuse_other_rules=False)
+    if before is not None and before["loss"] <= loss:
+        log(f"the card fitted here before gives up less ({100 * before['loss']:.3f} points): "
+            f"it is kept")
+        return before
+    # The simple rules are not measured here: three more exact evaluations,
+    # each as slow as the two above.
+    entry.update({"card": card.to_dict(), "loss": loss, "seats": [float(v) for v in seats],
+                  "evaluations": len(measured), "sampled": games, "plays": plays,
+                  "seconds": time.perf_counter() - started})
+    _write(rules, 2, entry)
+    return entry
+
+
+def _write(rules: Rules, players: int, entry: dict) -> None:
+    path = card_path(rules, players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(entry, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} hours"

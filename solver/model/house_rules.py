@@ -1,0 +1,340 @@
+"""House rules: a game of :class:`solver.model.rules.Rules` read from a TOML file.
+
+``farkle solve --rules house.toml`` (and every other command that takes a
+game) plays the game that the file defines. The file's keys are the fields
+of ``farkle variants --json``, so a game listed there can be copied and
+changed; one more key, ``base``, starts from a named game and changes only
+the fields the file gives::
+
+    base = "cinq-mille"          # start from this game (farkle variants)
+    name = "house"               # default: the file's stem
+    summary = "cinq-mille to exactly 1,500, opening 500"
+    target = 1500
+    exact_target = true
+    entry = 500
+
+Every field, its TOML type and what it means (RULES.md for the games):
+
+    name, summary      strings (the name names the table file, tables/NAME-TARGET.h5)
+    dice, unit         integers: dice in hand at a fresh roll (1 to 6); every
+                       score is a multiple of the unit (50; Pig 1)
+    target, entry      integers, in points; the entry is below the target
+    exact_target       boolean: the target must be hit exactly
+    hot_dice_forced    boolean: with every die set aside the player must roll
+    keep_rule          "any" (any legal keep) or "all" (every scoring die)
+    scoring            6 lists, faces 1..6; item c-1 is the points of c dice of
+                       that face from one roll, 0 where c of them is no keep
+    straights          list of [faces, points], e.g. [[1, 2, 3, 4, 5], 500]
+    instant_wins       list of [face, count]: keeping these wins at once
+    crosses            integer: zero turns in a row that fall back a bank (0: none)
+    takeover_min       integer score from which a player may take over, or
+                       false for no take-over (TOML has no null)
+    last_turn_points   integer: the last points must come in one turn (0: no)
+
+Without ``base`` every field that has no default in :class:`Rules` must be
+given (``dice``, ``unit``, ``target``, ``exact_target``, ``entry``,
+``scoring``); ``name`` and ``summary`` may always be left out. Every problem
+is a :class:`UsageError` of one line that names the key at fault, which the
+CLI prints with exit status 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:         # Python 3.10: the same parser as a package
+    import tomli as tomllib
+
+from solver.model.errors import UsageError
+from solver.model.rules import GAMES, KEEP_RULES, Rules
+
+FACES = 6
+MAX_DICE = 6
+"""The French games use 5 or 6 dice; more would only make the solve slow."""
+
+RULE_FIELDS = {field.name: field for field in dataclasses.fields(Rules)}
+BASE_KEY = "base"
+OPTIONAL_TEXT = ("name", "summary")
+REQUIRED_WITHOUT_BASE = tuple(
+    name for name, field in RULE_FIELDS.items()
+    if field.default is dataclasses.MISSING and name not in OPTIONAL_TEXT)
+
+
+def load_house_rules(path) -> Rules:
+    """The game defined by the TOML file at ``path`` (module docstring)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError:
+        raise UsageError(f"no house-rules file at {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a house-rules file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text (TOML files are)") from None
+    except tomllib.TOMLDecodeError as error:
+        # tomllib's message ends with "(at line L, column C)".
+        raise UsageError(f"{path} is not valid TOML: {error}") from None
+    try:
+        return rules_from_mapping(data, default_name=path.stem)
+    except UsageError as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
+def rules_from_mapping(data: dict, default_name: str) -> Rules:
+    """The game of a parsed house-rules file: ``base`` (if any) with the
+    file's fields in place of its own."""
+    for key in data:
+        if key != BASE_KEY and key not in RULE_FIELDS:
+            raise UsageError(f"unknown key {key!r}{_did_you_mean(key)}; the keys are "
+                             f"base and the fields of `farkle variants --json`")
+    if BASE_KEY in data:
+        base = data[BASE_KEY]
+        if not isinstance(base, str):
+            raise UsageError(f"base must be the name of a game (a string), not {_show(base)}")
+        if base not in GAMES:
+            raise UsageError(f"base: unknown game {base!r}; known games: {', '.join(GAMES)}")
+        fields = dataclasses.asdict(GAMES[base])
+    else:
+        missing = [name for name in REQUIRED_WITHOUT_BASE if name not in data]
+        if missing:
+            raise UsageError(f"missing key {missing[0]!r}: without base, the file gives "
+                             f"{', '.join(REQUIRED_WITHOUT_BASE)}")
+        fields = {name: field.default for name, field in RULE_FIELDS.items()
+                  if field.default is not dataclasses.MISSING}
+        fields["summary"] = ""
+    # The name is the file's stem unless the file gives one, also over a
+    # base's name: a changed game must not take its base's table.
+    fields["name"] = _read_name("name", default_name)
+    changes = {key: READERS[key](key, value) for key, value in data.items() if key != BASE_KEY}
+    if BASE_KEY in data and "summary" not in changes:
+        fields["summary"] = _summary_of_changes(data[BASE_KEY], {
+            key: data[key] for key in changes})
+    fields.update(changes)
+    rules = Rules(**{name: _frozen(name, value) for name, value in fields.items()})
+    _check_consistent(rules)
+    rules.validate()
+    return rules
+
+
+# ------------------------------------------------------------ one key each
+
+def _show(value) -> str:
+    """A value as the user wrote it in TOML, for a message."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _summary_of_changes(base: str, changes: dict) -> str:
+    """``cinq-mille with target 1500, entry 500``: what a file based on a
+    game changes (list-valued keys by name only, they are long)."""
+    shown = [key if isinstance(value, list) else f"{key} {_show(value)}"
+             for key, value in changes.items() if key not in OPTIONAL_TEXT]
+    return f"{base} with {', '.join(shown)}" if shown else base
+
+
+def _dice(count: int) -> str:
+    return "1 die" if count == 1 else f"{count} dice"
+
+
+def _did_you_mean(key: str) -> str:
+    close = difflib.get_close_matches(key, [*RULE_FIELDS, BASE_KEY], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _integer(key: str, value, what: str = "an integer") -> int:
+    # bool is a subclass of int in Python: `target = true` is not a number.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{key} must be {what}, not {_show(value)}")
+    return value
+
+
+def _non_negative(key: str, value) -> int:
+    value = _integer(key, value, "a whole number of points")
+    if value < 0:
+        raise UsageError(f"{key} must be 0 or more, not {value}")
+    return value
+
+
+def _read_text(key, value) -> str:
+    if not isinstance(value, str):
+        raise UsageError(f"{key} must be a string, not {_show(value)}")
+    return value
+
+
+def _read_name(key, value) -> str:
+    # The name becomes a file name in the tables directory.
+    name = _read_text(key, value)
+    if not name or name.startswith(".") or any(c in name for c in '/\\:'):
+        raise UsageError(f"{key} must be a name that can name a file, not {_show(value)}")
+    return name
+
+
+def _read_bool(key, value) -> bool:
+    if not isinstance(value, bool):
+        raise UsageError(f"{key} must be true or false, not {_show(value)}")
+    return value
+
+
+def _integer_from(low: int, high: int | None = None):
+    """A reader of integers from ``low`` (up to ``high``)."""
+    def read(key, value) -> int:
+        value = _integer(key, value)
+        if value < low or (high is not None and value > high):
+            bounds = f"{low} to {high}" if high is not None else f"{low} or more"
+            raise UsageError(f"{key} must be {bounds}, not {value}")
+        return value
+    return read
+
+
+_read_dice = _integer_from(1, MAX_DICE)
+_read_unit = _integer_from(1)
+
+
+def _read_keep_rule(key, value) -> str:
+    if value not in KEEP_RULES:
+        raise UsageError(f"{key} must be one of {', '.join(map(_show, KEEP_RULES))}, "
+                         f"not {_show(value)}")
+    return value
+
+
+def _read_takeover_min(key, value) -> int | None:
+    # TOML has no null: false stands for Rules' None (no take-over).
+    if value is False:
+        return None
+    if value is True:
+        raise UsageError(f"{key} must be a score or false (no take-over), not true")
+    return _non_negative(key, value)
+
+
+def _list(key: str, value, what: str) -> list:
+    if not isinstance(value, list):
+        raise UsageError(f"{key} must be {what}, not {_show(value)}")
+    return value
+
+
+def _read_scoring(key, value) -> list[list[int]]:
+    rows = _list(key, value, f"a list of {FACES} lists (faces 1 to {FACES})")
+    if len(rows) != FACES:
+        raise UsageError(f"{key} must list {FACES} faces (1 to {FACES}), not {len(rows)}")
+    table = []
+    for face, row in enumerate(rows, start=1):
+        where = f"{key} of face {face}"
+        row = _list(where, row, "a list of points for 1, 2, ... dice of that face")
+        table.append([_non_negative(f"{where}, {_dice(count)}", points)
+                      for count, points in enumerate(row, start=1)])
+    return table
+
+
+def _read_straights(key, value) -> list:
+    straights = []
+    for item in _list(key, value, "a list of [faces, points]"):
+        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
+            raise UsageError(f"{key}: each straight is [faces, points], e.g. "
+                             f"[[1, 2, 3, 4, 5], 500], not {_show(item)}")
+        faces = [_integer(f"{key} faces", face) for face in item[0]]
+        if not faces or any(not 1 <= f <= FACES for f in faces) or len(set(faces)) < len(faces):
+            raise UsageError(f"{key}: the faces of a straight are distinct faces 1 to "
+                             f"{FACES}, not {faces}")
+        points = _non_negative(f"{key} points", item[1])
+        if points == 0:
+            raise UsageError(f"{key}: the straight {faces} must be worth some points")
+        straights.append([faces, points])
+    return straights
+
+
+def _read_instant_wins(key, value) -> list:
+    wins = []
+    for item in _list(key, value, "a list of [face, count]"):
+        if not isinstance(item, list) or len(item) != 2:
+            raise UsageError(f"{key}: each instant win is [face, count], e.g. [1, 5], "
+                             f"not {_show(item)}")
+        face, count = (_integer(key, x) for x in item)
+        if not 1 <= face <= FACES or count < 1:
+            raise UsageError(f"{key}: [face, count] needs a face 1 to {FACES} and a count "
+                             f"of 1 or more, not {item}")
+        wins.append([face, count])
+    return wins
+
+
+READERS = {
+    "name": _read_name, "summary": _read_text, "dice": _read_dice, "unit": _read_unit,
+    "target": _non_negative, "exact_target": _read_bool, "entry": _non_negative,
+    "scoring": _read_scoring, "straights": _read_straights,
+    "instant_wins": _read_instant_wins, "hot_dice_forced": _read_bool,
+    "crosses": _non_negative, "takeover_min": _read_takeover_min,
+    "last_turn_points": _non_negative, "keep_rule": _read_keep_rule,
+}
+assert set(READERS) == set(RULE_FIELDS), "every field of Rules needs a reader"
+
+
+def _frozen(name: str, value):
+    """The hashable form that :class:`Rules` holds (tuples, as the named
+    games are written), so that a copied game compares equal to its model."""
+    if name == "scoring":
+        return tuple(tuple(row) for row in value)
+    if name == "straights":
+        return tuple((tuple(faces), points) for faces, points in value)
+    if name == "instant_wins":
+        return tuple(tuple(item) for item in value)
+    return value
+
+
+# -------------------------------------------------------- across the keys
+
+def _check_consistent(rules: Rules) -> None:
+    """What no single key shows: sizes against ``dice``, points against
+    ``unit`` and ``target``, and a house game under a built-in name."""
+    unit, dice = rules.unit, rules.dice
+    for key in ("target", "entry", "last_turn_points"):
+        value = getattr(rules, key)
+        if value % unit:
+            raise UsageError(f"{key} {value} is not a multiple of the unit ({unit})")
+    if rules.takeover_min is not None and rules.takeover_min % unit:
+        raise UsageError(f"takeover_min {rules.takeover_min} is not a multiple of the "
+                         f"unit ({unit})")
+    if rules.target <= 0:
+        raise UsageError(f"target must be above 0, not {rules.target}")
+    if rules.entry >= rules.target:
+        raise UsageError(f"entry {rules.entry} must be below the target ({rules.target})")
+    for face, row in enumerate(rules.scoring, start=1):
+        if len(row) > dice:
+            raise UsageError(f"scoring of face {face} lists {len(row)} counts; a game of "
+                             f"{dice} dice has at most {dice}")
+        for count, points in enumerate(row, start=1):
+            if points % unit:
+                raise UsageError(f"scoring of face {face}, {_dice(count)}: {points} is not a "
+                                 f"multiple of the unit ({unit})")
+    if not any(points > 0 for row in rules.scoring for points in row):
+        raise UsageError("scoring is empty: no face scores anything, so every roll "
+                         "would be a zero roll")
+    for faces, points in rules.straights:
+        if len(faces) > dice:
+            raise UsageError(f"straights: {list(faces)} needs {len(faces)} dice; the game "
+                             f"has {dice}")
+        if points % unit:
+            raise UsageError(f"straights: {points} points is not a multiple of the unit ({unit})")
+    for face, count in rules.instant_wins:
+        if count > dice:
+            raise UsageError(f"instant_wins: {count} dice of face {face} cannot come from "
+                             f"one roll of {dice} dice")
+    if rules.last_turn_points and rules.crosses:
+        raise UsageError("last_turn_points and crosses together are not modelled; "
+                         "set one of them to 0")
+    # A house game under a built-in name would share (and overwrite) that
+    # game's table; an exact copy, possibly to another target, may share it.
+    builtin = GAMES.get(rules.name)
+    copy = builtin and dataclasses.replace(builtin, target=rules.target)
+    if builtin is not None and copy != rules:
+        changed = copy.first_difference(rules)
+        raise UsageError(f"name {rules.name!r} is a built-in game and these rules differ "
+                         f"from it (its {changed}); give the file a name of its own")

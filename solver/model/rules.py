@@ -1,0 +1,244 @@
+"""The games as data.
+
+Every game of ``RULES.md`` is one value of :class:`Rules`. Nothing else in the
+package tests a game's name: a house rule is a field here, and the dice
+engine, the player-state space, the solver, the simulator and the CLI read
+the fields.
+
+Points are stored in points (as printed on the score sheet); the solver works
+in *units* (``points // unit``), since every score is a multiple of the unit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from solver.model.errors import UsageError
+
+KEEP_RULES = ("any", "all")
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str
+    summary: str
+    dice: int
+    unit: int
+    target: int
+    exact_target: bool
+    """True: the target must be hit exactly and a keep past it is a zero turn.
+    False: a keep that brings the score to the target or past it wins."""
+    entry: int
+    """While the banked score is 0, a bank needs a turn total of at least this."""
+    scoring: tuple[tuple[int, ...], ...]
+    """``scoring[face - 1][count - 1]``: points of ``count`` dice of ``face``
+    kept from one roll; 0 means that count of that face is not a legal keep."""
+    straights: tuple[tuple[tuple[int, ...], int], ...] = ()
+    """(faces, points): a straight is kept whole and alone."""
+    instant_wins: tuple[tuple[int, int], ...] = ()
+    """(face, count): keeping that many of that face from one roll wins."""
+    hot_dice_forced: bool = False
+    """With every die set aside: True, the player must roll them all again;
+    False, they may bank or roll them all again."""
+    crosses: int = 0
+    """Consecutive turns without a bank that send a player back to the score
+    before their last bank (0: no crosses)."""
+    takeover_min: int | None = None
+    """Smallest banked score at which a player may take over the previous
+    player's turn total and unset dice; None: no take-over."""
+    last_turn_points: int = 0
+    """When positive, a bank that does not reach the target leaves at most
+    ``target - last_turn_points``: the last points must come in one turn."""
+    keep_rule: str = "any"
+    """Which keeps a roll allows: ``any`` non-empty set of scoring dice, or
+    ``all`` of them (the roll's keep with the most dice, then the most
+    points); under ``all`` the player chooses only to bank or roll."""
+
+    # ----------------------------------------------------------------- units
+    @property
+    def target_units(self) -> int:
+        return self.target // self.unit
+
+    @property
+    def entry_units(self) -> int:
+        return self.entry // self.unit
+
+    @property
+    def score_cap_units(self) -> int | None:
+        """Largest score a bank short of the target can leave, if capped."""
+        if self.last_turn_points <= 0:
+            return None
+        return (self.target - self.last_turn_points) // self.unit
+
+    @property
+    def takeover_min_units(self) -> int | None:
+        if self.takeover_min is None:
+            return None
+        # Take-over needs an entered player (score > 0) in every game.
+        return max(1, -(-self.takeover_min // self.unit))
+
+    @property
+    def has_takeover(self) -> bool:
+        """True when some reachable score below the target may take over."""
+        return (self.takeover_min_units is not None
+                and self.takeover_min_units < self.target_units
+                and self.dice > 1)
+
+    def with_target(self, points: int) -> "Rules":
+        """The same game played to another target (for tests and studies)."""
+        if points == self.target:
+            return self
+        rules = dataclasses.replace(self, target=points)
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        if self.target % self.unit:
+            raise UsageError(
+                f"target {self.target} is not a multiple of {self.unit} points for {self.name}")
+        if self.target <= self.entry or self.target <= 0:
+            raise UsageError(
+                f"target {self.target} must be above the entry threshold "
+                f"({self.entry}) of {self.name}")
+        if self.last_turn_points and self.target <= self.last_turn_points:
+            raise UsageError(
+                f"target {self.target} must be above the {self.last_turn_points} points "
+                f"that {self.name} wants in the last turn")
+        if self.last_turn_points and self.crosses:
+            raise UsageError("a capped score and crosses together are not modelled")
+        for values in self.scoring:
+            if any(v % self.unit for v in values):
+                raise UsageError(f"{self.name}: a score is not a multiple of the unit")
+        if self.keep_rule not in KEEP_RULES:
+            raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
+                             f"not {self.keep_rule!r}")
+
+    def first_difference(self, other: "Rules") -> str | None:
+        """The first field in which ``other`` differs, as ``"field mine,
+        not theirs"`` (None if equal). Fields of play come before the name
+        and summary, which only label a game."""
+        labels = ("name", "summary")
+        names = [f.name for f in dataclasses.fields(self) if f.name not in labels]
+        for name in (*names, *labels):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine != theirs:
+                return f"{name} {_short(mine)}, not {_short(theirs)}"
+        return None
+
+    # --------------------------------------------------------------- output
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Rules":
+        data = json.loads(text)
+        data["scoring"] = tuple(tuple(v) for v in data["scoring"])
+        data["straights"] = tuple((tuple(f), p) for f, p in data["straights"])
+        data["instant_wins"] = tuple(tuple(x) for x in data["instant_wins"])
+        return cls(**data)
+
+    def describe(self) -> dict:
+        """Every field, JSON-ready (``farkle variants --json``): the keys a
+        house-rules file uses."""
+        return json.loads(self.to_json())
+
+
+def _short(value, width: int = 60) -> str:
+    """A field's value for a one-line message (long tables cut short)."""
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _scoring(ones, fives, others_of_face) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for face in range(1, 7):
+        if face == 1:
+            table.append(tuple(ones))
+        elif face == 5:
+            table.append(tuple(fives))
+        else:
+            table.append(tuple(others_of_face(face)))
+    return tuple(table)
+
+
+DIX_MILLE = Rules(
+    name="dix-mille",
+    summary="5 dice, exactly 10,000, entry 350, every scoring die set aside, hot "
+            "dice forced, three crosses fall back a bank, take-over once entered",
+    dice=5, unit=50, target=10_000, exact_target=True, entry=350,
+    scoring=_scoring((100, 200, 1000, 5000, 5000), (50, 100, 500, 5000, 5000),
+                     lambda f: (0, 0, 100 * f, 1000 * f, 1000 * f)),
+    straights=(((1, 2, 3, 4, 5), 1500), ((2, 3, 4, 5, 6), 1500)),
+    hot_dice_forced=True, crosses=3, takeover_min=350, keep_rule="all",
+)
+
+QUINZE_MILLE = Rules(
+    name="quinze-mille",
+    summary="6 dice, exactly 15,000, entry 500, every scoring die set aside, "
+            "hot dice forced, take-over from 5,000",
+    dice=6, unit=50, target=15_000, exact_target=True, entry=500,
+    scoring=_scoring((100, 200, 1000, 2000, 4000, 8000),
+                     (50, 100, 500, 1000, 2000, 4000),
+                     lambda f: (0, 0, 100 * f, 200 * f, 400 * f, 800 * f)),
+    straights=(((1, 2, 3, 4, 5, 6), 3000),),
+    hot_dice_forced=True, takeover_min=5000, keep_rule="all",
+)
+
+# The two games as many tables play them: any scoring dice may be kept.
+DIX_MILLE_FREE_KEEP = dataclasses.replace(
+    DIX_MILLE, name="dix-mille-free-keep", keep_rule="any",
+    summary="dix-mille where the player chooses which scoring dice to keep")
+
+QUINZE_MILLE_FREE_KEEP = dataclasses.replace(
+    QUINZE_MILLE, name="quinze-mille-free-keep", keep_rule="any",
+    summary="quinze-mille where the player chooses which scoring dice to keep")
+
+CINQ_MILLE = Rules(
+    name="cinq-mille",
+    summary="5 dice, 5,000 or more, opening 750, hot dice optional, five 1s "
+            "in one roll win",
+    dice=5, unit=50, target=5000, exact_target=False, entry=750,
+    scoring=_scoring((100, 200, 1000, 1100, 0), (50, 100, 500, 550, 5000),
+                     lambda f: (0, 0, 100 * f, 0, 0)),
+    straights=(((1, 2, 3, 4, 5), 500), ((2, 3, 4, 5, 6), 500)),
+    instant_wins=((1, 5),),
+)
+
+CINQ_MILLE_EXACT = dataclasses.replace(
+    CINQ_MILLE, name="cinq-mille-exact", exact_target=True,
+    summary="cinq-mille to exactly 5,000; a keep past it is a zero turn")
+
+CINQ_MILLE_LAST1000 = dataclasses.replace(
+    CINQ_MILLE, name="cinq-mille-last1000", last_turn_points=1000,
+    summary="cinq-mille where the last 1,000 points come in one turn "
+            "(banks short of the target stop at 4,000)")
+
+CINQ_MILLE_10000 = dataclasses.replace(
+    CINQ_MILLE, name="cinq-mille-10000", target=10_000,
+    summary="cinq-mille played to 10,000")
+
+PIG = Rules(
+    name="pig",
+    summary="reference game: one die, a 1 loses the turn, 2-6 score their "
+            "face, 100 or more wins",
+    dice=1, unit=1, target=100, exact_target=False, entry=0,
+    scoring=_scoring((0,), (5,), lambda f: (f,)),
+)
+
+GAMES: dict[str, Rules] = {r.name: r for r in (
+    DIX_MILLE, QUINZE_MILLE, DIX_MILLE_FREE_KEEP, QUINZE_MILLE_FREE_KEEP, CINQ_MILLE,
+    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG)}
+
+
+def get_rules(name: str, target: int | None = None) -> Rules:
+    """The game called ``name``, optionally played to ``target`` points."""
+    try:
+        rules = GAMES[name]
+    except KeyError:
+        raise UsageError(
+            f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+    if target is not None:
+        rules = rules.with_target(target)
+    return rules

@@ -1,0 +1,452 @@
+"""One game at the table, with the exact cost of every decision.
+
+A :class:`Game` holds the score sheet (each player's score, crosses and
+previous score; the take-over offer on the table) and the turn in progress,
+and moves through the phases of a turn:
+
+    TAKE   an offer is on the table and the mover may take it over: take or fresh
+    ROLL   dice are due: thrown from the game's generator, or entered by hand
+    KEEP   the roll has more than one keep that matters: which one
+    BANK   the turn goes on after a keep: bank or roll (or only roll, when
+           :func:`~solver.model.turn_rules.may_bank` says no: the entry, forced hot dice)
+    OVER   somebody won
+
+What a keep, a bank, a zero turn, a fall and an offer do is asked of
+:mod:`solver.model.turn_rules` alone. A roll with no keep is a zero roll; a roll
+holding an instant-win keep wins at once; a roll with a single keep (always
+so under the keep rule ``all``), or whose keeps all overshoot, is kept
+without asking.
+
+Every decision (take, keep, bank) is priced by :class:`solver.advice.advisor.Advisor`
+for the mover's position: each choice's probability of winning; the best one
+(ties within :data:`TIE` broken as RULES.md says: bank before roll, fresh
+before take, then the most points and dice); the cost of the choice made is
+``best - chosen``. Bots answer the same questions (:class:`solver.play.bots.OptimalBot` from
+the advice, the others from :mod:`solver.sim.policies`' tables). The sheet
+follows RULES.md's one-level memory: a fallen player's previous score is
+their score (:func:`~solver.model.turn_rules.after_zero_turn`).
+
+Every accepted entry can be undone (the state before it is kept). Decisions
+go to an optional JSON-lines log, rewritten when an undo removes one.
+Nothing here reads or prints: :mod:`solver.play.terminal` does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver.advice.advisor import Advice, Advisor, Choice
+from solver.model.dice import Keep, counts_of, keeps
+from solver.model.errors import UsageError
+from solver.model.states import Line
+from solver.model.turn_rules import (OVERSHOOT, WIN, TurnRules, after_bank, after_zero_turn, dice_left,
+                         keep_result, may_bank, may_bank_total, may_take_over, offer)
+
+TAKE, ROLL, KEEP, BANK, OVER = "take", "roll", "keep", "bank", "over"
+
+TIE = 1e-12
+"""Two choices within this of each other are equally good (RULES.md)."""
+
+# RULES.md's tie-break between equal choices: bank rather than roll, roll
+# fresh rather than take over (lower comes first).
+_PREFERENCE = {"bank": 0, "roll": 1, "fresh": 0, "take": 1}
+
+
+class PlayError(UsageError):
+    """An entry the game cannot accept now; its message is one line, and
+    the same question may be asked again."""
+
+
+@dataclass
+class PlayerLine:
+    """A player's line on the score sheet, in points."""
+    score: int = 0
+    previous: int = 0
+    """The score before the last bank (the score itself after a fall)."""
+    crosses: int = 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision and its price: every choice's probability of winning
+    for the mover, the best choice and the choice made."""
+    seat: int
+    turn_number: int
+    kind: str
+    """``take``, ``keep`` or ``bank``."""
+    position: dict
+    """The Advisor's position (scores, turn total, dice, roll or offer)."""
+    chosen: Choice
+    best: Choice
+    choices: tuple[Choice, ...]
+
+    @property
+    def cost(self) -> float:
+        """Probability of winning given up by the choice made (0 within TIE
+        of the best)."""
+        gap = self.best.win - self.chosen.win
+        return gap if gap > TIE else 0.0
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat + 1, "turn_number": self.turn_number, "decision": self.kind,
+                "position": self.position, "chosen": self.chosen.to_json(),
+                "best": self.best.to_json(), "cost": self.cost,
+                "choices": [c.to_json() for c in self.choices]}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the screen: ``kind`` is one of roll,
+    zero, keep, overshoot, win, bank, cross, fall, take, fresh, decision."""
+    kind: str
+    seat: int
+    points: int = 0
+    dice: tuple[int, ...] = ()
+    """The faces of a roll or a keep."""
+    count: int = 0
+    """Dice offered or taken over; crosses after a cross."""
+    score: int = 0
+    forced: bool = False
+    decision: Decision | None = None
+
+
+@dataclass
+class Table:
+    """Everything the game is at one moment (copied for undo)."""
+    lines: list[PlayerLine]
+    in_hand: int
+    mover: int = 0
+    phase: str = ROLL
+    turn_total: int = 0
+    roll: tuple[int, ...] | None = None
+    offer: tuple[int, int] | None = None
+    """(points, dice) the mover may take over."""
+    turn_number: int = 1
+    winner: int | None = None
+    decisions: list[Decision] = field(default_factory=list)
+
+    def copy(self) -> "Table":
+        # Decisions never change once made: the list is copied, not them.
+        return dataclasses.replace(self, lines=[dataclasses.replace(line) for line in self.lines],
+                                   decisions=list(self.decisions))
+
+
+@dataclass(frozen=True)
+class Review:
+    """A seat's decisions summed up: how many, the win probability given
+    up in all, and the costliest (most first, those with a cost only)."""
+    seat: int
+    decisions: int
+    given_up: float
+    costliest: tuple[Decision, ...]
+
+
+def best_choice(advice: Advice) -> Choice:
+    """The best choice, RULES.md's tie-break among those within TIE."""
+    top = max(choice.win for choice in advice.choices)
+    tied = [choice for choice in advice.choices if choice.win >= top - TIE]
+    return min(tied, key=lambda c: (_PREFERENCE.get(c.action, 0), -(c.points or 0),
+                                    -len(c.keep or ())))
+
+
+class DecisionLog:
+    """Decisions as JSON lines in a file (``--log``), one flushed line each,
+    so that an interrupted game leaves a whole log."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        try:
+            self.path.write_text("")
+        except OSError as error:
+            raise UsageError(f"cannot write the log {path}: {error.strerror}") from None
+
+    def append(self, decision: Decision) -> None:
+        with self.path.open("a") as out:
+            out.write(json.dumps(decision.to_json()) + "\n")
+
+    def rewrite(self, decisions) -> None:
+        self.path.write_text("".join(json.dumps(d.to_json()) + "\n" for d in decisions))
+
+
+class Game:
+    """A game between ``players`` seats (module docstring); ``bots`` maps a
+    seat (0-based) to a :class:`Policy`, the other seats are people. Dice
+    are thrown from ``numpy.random.default_rng(seed)``."""
+
+    def __init__(self, advisor: Advisor, players: int = 2, bots: dict | None = None,
+                 seed: int | None = None, log: Path | None = None):
+        self.advisor = advisor
+        self.rules = advisor.rules
+        self.turn = TurnRules.of(self.rules)
+        self.players = players
+        self.dice_rng = np.random.default_rng(seed)
+        # The random bot's coin has its own stream: the dice of a seed do not
+        # depend on who plays.
+        choice_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+        self.bots = {}
+        if bots:
+            # The bots answer a Game (imported here), and their tables import
+            # numba: a game between people (the page's) needs neither.
+            from solver.play.bots import make_bot
+            self.bots = {seat: make_bot(policy, self.rules, choice_rng, players)
+                         for seat, policy in bots.items()}
+        self.state = Table([PlayerLine() for _ in range(players)], in_hand=self.rules.dice)
+        self.history: list[Table] = []
+        self.log = DecisionLog(log) if log is not None else None
+
+    # ------------------------------------------------------------ queries
+    def units(self, points: int) -> int:
+        return points // self.rules.unit
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def mover(self) -> int:
+        return self.state.mover
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def line(self, seat: int) -> Line:
+        """A seat's line as the Advisor reads it."""
+        line = self.state.lines[seat]
+        if not self.rules.crosses:
+            return Line(line.score)
+        return Line(line.score, line.crosses, line.previous)
+
+    def _me_and_opponents(self):
+        """The Advisor's question: the mover's line and the others' in seat
+        order after the mover (one line with two players)."""
+        mover = self.state.mover
+        others = [self.line((mover + k) % self.players) for k in range(1, self.players)]
+        return self.line(mover), others[0] if self.players == 2 else others
+
+    def options(self) -> tuple[Keep, ...]:
+        """The legal keeps of the roll on the table."""
+        return keeps(self.rules, counts_of(self.state.roll)) if self.state.roll else ()
+
+    def bank_refusal(self) -> str | None:
+        """Why the mover may not bank now (BANK phase), or None."""
+        state = self.state
+        score = self.units(state.lines[state.mover].score)
+        total = self.units(state.turn_total)
+        if may_bank(self.turn, score, total, state.in_hand):
+            return None
+        if not may_bank_total(self.turn, score, total):
+            return (f"no bank before the entry of {self.rules.entry} "
+                    f"({state.turn_total} set aside)")
+        return f"hot dice: all {self.rules.dice} dice must be rolled again"
+
+    def advice(self) -> Advice | None:
+        """Every choice of the decision now due, with its win probability
+        (None when nothing is to be decided)."""
+        state = self.state
+        me, opponent = self._me_and_opponents()
+        if state.phase == TAKE:
+            return self.advisor.take_or_fresh(me, opponent, *state.offer)
+        if state.phase == KEEP:
+            return self.advisor.keep(me, opponent, state.turn_total, state.in_hand, state.roll)
+        if state.phase == BANK and self.bank_refusal() is None:
+            return self.advisor.bank_or_roll(me, opponent, state.turn_total, state.in_hand)
+        return None
+
+    def chances(self) -> list[float | None]:
+        """Every seat's chance of winning at the turn start now (seat
+        order): the best of the offer and a fresh roll, else a fresh roll.
+        A model's advice (no ``wins``) knows the mover's chance only."""
+        state = self.state
+        me, opponent = self._me_and_opponents()
+        if state.phase == TAKE:
+            best = best_choice(self.advisor.take_or_fresh(me, opponent, *state.offer))
+        else:
+            best = self.advisor.bank_or_roll(me, opponent, 0, self.rules.dice).best
+        mine_first = best.wins or [best.win] + [None] * (self.players - 1)
+        return [mine_first[(seat - state.mover) % self.players] for seat in range(self.players)]
+
+    def review(self, seat: int, top: int = 3) -> Review:
+        mine = [d for d in self.state.decisions if d.seat == seat]
+        costly = sorted((d for d in mine if d.cost > 0), key=lambda d: -d.cost)
+        return Review(seat, len(mine), sum(d.cost for d in mine), tuple(costly[:top]))
+
+    # ------------------------------------------------------------ entries
+    def throw(self) -> list[Event]:
+        """Throw the dice in hand from the game's generator."""
+        return self.enter_roll(self.dice_rng.integers(1, 7, size=self.state.in_hand))
+
+    def enter_roll(self, dice) -> list[Event]:
+        """The dice of the roll now due (thrown, or entered by hand)."""
+        state = self.state
+        if state.phase != ROLL:
+            raise PlayError("no roll is due now")
+        dice = tuple(int(d) for d in dice)
+        bad = [d for d in dice if not 1 <= d <= 6]
+        if bad:
+            raise PlayError(f"a die shows 1 to 6, not {bad[0]}")
+        if len(dice) != state.in_hand:
+            raise PlayError(f"{state.in_hand} dice are rolled: enter {state.in_hand}, "
+                            f"not {len(dice)}")
+        self._save()
+        return self._rolled(tuple(sorted(dice)))
+
+    def choose(self, answer) -> list[Event]:
+        """The mover's answer: ``take``/``fresh`` at TAKE, the dice of a
+        keep at KEEP, ``bank``/``roll`` at BANK."""
+        state = self.state
+        if state.phase == TAKE and answer not in ("take", "fresh"):
+            raise PlayError("take over the offer (t) or roll fresh (f)")
+        if state.phase == BANK:
+            if answer not in ("bank", "roll"):
+                raise PlayError("bank (b) or roll (r)")
+            if answer == "bank" and self.bank_refusal():
+                raise PlayError(self.bank_refusal())
+        if state.phase == KEEP:
+            answer = self._legal_keep(answer)
+        if state.phase not in (TAKE, KEEP, BANK):
+            raise PlayError("nothing to choose now")
+        advice = self.advice()
+        self._save()
+        events = []
+        if advice is not None:
+            events.append(self._decided(advice, answer))
+        if state.phase == TAKE:
+            if answer == "take":
+                events.append(Event("take", state.mover, state.offer[0], count=state.offer[1]))
+                state.turn_total, state.in_hand = state.offer
+            else:
+                events.append(Event("fresh", state.mover))
+            state.offer = None
+            state.phase = ROLL
+        elif state.phase == KEEP:
+            events += self._keep(answer, forced=False)
+        elif answer == "bank":
+            events += self._end_turn(banked=True)
+        else:
+            state.phase = ROLL
+        return events
+
+    def bot_move(self) -> list[Event]:
+        """The mover is a bot: its answer to the question now due."""
+        return self.choose(self.bots[self.state.mover].answer(self))
+
+    def undo(self) -> bool:
+        """Back to the state before the last accepted entry (False: none)."""
+        if not self.history:
+            return False
+        made = len(self.state.decisions)
+        self.state = self.history.pop()
+        if self.log is not None and len(self.state.decisions) != made:
+            self.log.rewrite(self.state.decisions)
+        return True
+
+    # ---------------------------------------------------------- the turn
+    def _save(self) -> None:
+        self.history.append(self.state.copy())
+
+    def _legal_keep(self, dice) -> Keep:
+        dice = tuple(sorted(int(d) for d in dice))
+        bad = [d for d in dice if not 1 <= d <= 6]
+        if bad:
+            raise PlayError(f"a die shows 1 to 6, not {bad[0]}")
+        if not dice:
+            raise PlayError("keep at least one scoring die")
+        roll = self.state.roll
+        if any(dice.count(face) > roll.count(face) for face in set(dice)):
+            raise PlayError(f"{_show(dice)} is not in the roll {_show(roll)}")
+        for keep in self.options():
+            if keep.dice == dice:
+                return keep
+        raise PlayError(f"{_show(dice)} is not a keep: every kept die must score")
+
+    def _decided(self, advice: Advice, answer) -> Event:
+        state = self.state
+        if isinstance(answer, Keep):
+            chosen = next(c for c in advice.choices if tuple(c.keep) == answer.dice)
+        else:
+            chosen = next(c for c in advice.choices if c.action == answer)
+        decision = Decision(state.mover, state.turn_number, state.phase, advice.position,
+                            chosen, best_choice(advice), tuple(advice.choices))
+        state.decisions.append(decision)
+        if self.log is not None:
+            self.log.append(decision)
+        return Event("decision", state.mover, decision=decision)
+
+    def _rolled(self, roll: tuple[int, ...]) -> list[Event]:
+        state = self.state
+        state.roll = roll
+        events = [Event("roll", state.mover, state.turn_total, roll)]
+        options = self.options()
+        if not options:
+            return events + [Event("zero", state.mover, state.turn_total)] \
+                + self._end_turn(banked=False)
+        winning = [keep for keep in options if keep.win]
+        if winning:
+            return events + self._keep(winning[0], forced=True)
+        score = self.units(state.lines[state.mover].score)
+        overshoots = [keep_result(self.turn, score, self.units(state.turn_total + keep.points),
+                                  False) == OVERSHOOT for keep in options]
+        if len(options) == 1 or all(overshoots):
+            return events + self._keep(options[0], forced=True)
+        state.phase = KEEP
+        return events
+
+    def _keep(self, keep: Keep, forced: bool) -> list[Event]:
+        state = self.state
+        mover, score = state.mover, state.lines[state.mover].score
+        total = state.turn_total + keep.points
+        events = [Event("keep", mover, keep.points, keep.dice, forced=forced)]
+        state.roll = None
+        result = keep_result(self.turn, self.units(score), self.units(total), keep.win)
+        if result == WIN:
+            state.winner, state.phase, state.turn_total = mover, OVER, total
+            # The sheet ends with the winning turn written in.
+            line = state.lines[mover]
+            state.lines[mover] = PlayerLine(score + total, score, line.crosses)
+            return events + [Event("win", mover, total, keep.dice, score=score + total)]
+        if result == OVERSHOOT:
+            return events + [Event("overshoot", mover, total)] + self._end_turn(banked=False)
+        state.turn_total = total
+        state.in_hand = dice_left(self.turn, state.in_hand, keep.used)
+        state.phase = BANK
+        return events
+
+    def _end_turn(self, banked: bool) -> list[Event]:
+        state = self.state
+        mover, line, unit = state.mover, state.lines[state.mover], self.rules.unit
+        before = (self.units(line.score), self.units(line.previous), line.crosses)
+        state.offer = None
+        if banked:
+            after = after_bank(self.turn, before[0], self.units(state.turn_total))
+            offered = offer(self.turn, state.in_hand)
+            if offered:
+                state.offer = (state.turn_total, offered)
+            events = [Event("bank", mover, state.turn_total, count=offered,
+                            score=after[0] * unit)]
+        else:
+            after = after_zero_turn(self.turn, *before)
+            events = []
+            if after != before:
+                # A cross adds one; the last one is a fall and erases them.
+                kind = "cross" if after[2] > 0 else "fall"
+                events.append(Event(kind, mover, count=after[2], score=after[0] * unit))
+        state.lines[mover] = PlayerLine(after[0] * unit, after[1] * unit, after[2])
+        state.mover = (mover + 1) % self.players
+        state.turn_number += 1
+        state.turn_total, state.in_hand, state.roll = 0, self.rules.dice, None
+        taker = self.units(state.lines[state.mover].score)
+        if state.offer is not None and may_take_over(self.turn, taker):
+            state.phase = TAKE
+        else:
+            state.offer = None
+            state.phase = ROLL
+        return events
+
+
+def _show(dice) -> str:
+    return " ".join(map(str, dice))

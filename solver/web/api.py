@@ -1,0 +1,301 @@
+"""The JSON questions behind ``farkle serve``'s page.
+
+The server keeps no game. A game is its settings and the entries made so
+far, which the page holds; every request replays them through
+:class:`solver.play.game.Game`, the turn rules and the Advisor that ``farkle
+play`` and ``farkle advise`` use, so an answer here is theirs, an undo is
+the page dropping its last entry, and a restarted server loses nothing.
+
+``GET /api/games``
+    the games served: name, rules, whether their table is here, and the
+    command that makes a missing one.
+``POST /api/game``  ``{"game", "players", "names", "entries"}``
+    an entry is ``{"dice": [faces]}`` (the roll now due),
+    ``{"keep": [faces]}`` or ``{"choose": "bank" | "roll" | "take" |
+    "fresh"}``. The answer is the score sheet, the phase of the turn, the
+    decision now due with every choice's chance (``advice``, as ``farkle
+    advise --json`` prints it), the last decision and its cost, every
+    player's chance at each turn start so far (``chart``), the events,
+    and the game's strategy card for that many players (``card``: its
+    text, as ``farkle card`` prints it, and the points it gives up; null
+    where the game has none).
+    Seats (``mover``, ``winner``, ``seat``) are indices into ``sheet``, 0
+    first; ``recommended`` indexes ``advice.choices`` (RULES.md's
+    tie-break among equal choices).
+``POST /api/advise``  ``{"game", "me", "opp", "turn", "dice", "roll",
+"offer", "crosses", "previous", "opp_crosses", "opp_previous"}``
+    what ``farkle advise --json`` prints for the same options.
+
+With more players than the game's exact tables hold, advice comes from
+the two-player table as ``farkle advise`` gives it (the race-of-duels
+model, :class:`solver.advice.duels.DuelsAdvisor`). A request the game cannot take is a
+:class:`BadRequest` (HTTP 400), a game without its table a
+:class:`MissingTable` (HTTP 404); both carry one line for the page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from solver.advice.advisor import Advisor, lines_of
+from solver.advice.duels import DuelsAdvisor
+from solver.model.errors import UsageError
+from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
+from solver.model.rules import GAMES, Rules
+
+MAX_ENTRIES = 10_000
+"""Far more entries than any game needs: a longer list is refused."""
+
+
+class BadRequest(UsageError):
+    status = 400
+
+
+class MissingTable(UsageError):
+    status = 404
+
+
+class TableDesk:
+    """The games served, their advisors (loaded once each) and the answers
+    to the page's questions. ``house_rules`` (``serve --rules FILE``) is
+    served beside the built-in games under its own name."""
+
+    def __init__(self, house_rules: Rules | None = None, house_rules_file: Path | None = None):
+        self.games: dict[str, Rules] = dict(GAMES)
+        self.house_rules = house_rules
+        self.house_rules_file = house_rules_file
+        if house_rules is not None:
+            self.games[house_rules.name] = house_rules
+        self._advisors: dict[tuple[str, int], Advisor] = {}
+
+    # ------------------------------------------------------------ the games
+    def game_list(self) -> list[dict]:
+        from solver.tables.files import default_path
+        out = []
+        for name, rules in self.games.items():
+            present = default_path(rules).exists()
+            out.append({"name": name, "house_rules": rules is self.house_rules,
+                        "table": present, "command": None if present else self._command(rules),
+                        "exact_players": self._exact_players(rules),
+                        **_rules_summary(rules)})
+        # The house rules first: they are what the person came with.
+        return sorted(out, key=lambda g: not g["house_rules"])
+
+    def _command(self, rules: Rules, players: int = 2) -> str:
+        game = f"--rules {self.house_rules_file}" if rules is self.house_rules else rules.name
+        seats = f" --players {players}" if players != 2 else ""
+        return f"farkle solve {game}{seats}"
+
+    def _exact_players(self, rules: Rules) -> list[int]:
+        """The numbers of players whose exact table is here."""
+        from solver.tables.files import default_path
+        return [n for n in range(2, 7) if default_path(rules, players=n).exists()]
+
+    def rules(self, body: dict) -> Rules:
+        name = body.get("game")
+        if not isinstance(name, str) or name not in self.games:
+            raise BadRequest(f"unknown game {name!r}; served games: {', '.join(self.games)}")
+        return self.games[name]
+
+    def advisor(self, rules: Rules, players: int) -> Advisor:
+        """The exact table of ``players`` when it is here, else (three or
+        more players) the race-of-duels model on the two-player table."""
+        key = (rules.name, players)
+        if key not in self._advisors:
+            self._advisors[key] = self._load(rules, players)
+        return self._advisors[key]
+
+    def _load(self, rules: Rules, players: int) -> Advisor:
+        from solver.tables.files import default_path, read_table
+        path = default_path(rules, players=players)
+        if path.exists():
+            return Advisor(read_table(path, expect=rules, expect_players=players))
+        path = default_path(rules)
+        if not path.exists():
+            raise MissingTable(f"{rules.name} has no table here yet: make it with: "
+                               f"{self._command(rules)}")
+        solution = read_table(path, expect=rules)
+        return Advisor(solution) if players == 2 else DuelsAdvisor(solution, players)
+
+    # ------------------------------------------------------- the questions
+    def play(self, body: dict) -> dict:
+        """``POST /api/game``: the game after its entries (module docstring)."""
+        body = _object(body)
+        rules = self.rules(body)
+        players = _number(body, "players", 2)
+        if not 2 <= players <= 6:
+            raise BadRequest(f"players must be 2 to 6, not {players}")
+        names = _names(body.get("names"), players)
+        entries = body.get("entries", [])
+        if not isinstance(entries, list) or len(entries) > MAX_ENTRIES:
+            raise BadRequest(f"entries must be a list of at most {MAX_ENTRIES} entries")
+        game = Game(self.advisor(rules, players), players)
+        chart, events = [self._chart_point(game)], []
+        for index, entry in enumerate(entries):
+            try:
+                events += _enter(game, entry)
+            except UsageError as error:
+                where = "" if index == len(entries) - 1 else f"entry {index + 1}: "
+                raise BadRequest(f"{where}{error}") from None
+            if game.phase == OVER:
+                chart.append({"turn": game.state.turn_number, "seat": game.state.winner,
+                              "chances": [float(seat == game.state.winner)
+                                          for seat in range(players)]})
+            elif game.state.turn_number != chart[-1]["turn"]:
+                chart.append(self._chart_point(game))
+        return {**self._sheet(game, rules, names, chart, events),
+                "card": _card(rules, players)}
+
+    def advise(self, body: dict) -> dict:
+        """``POST /api/advise``: ``farkle advise --json`` for the same options."""
+        body = _object(body)
+        rules = self.rules(body)
+        opps = body.get("opp")
+        opps = [opps] if isinstance(opps, int) and not isinstance(opps, bool) else opps
+        if not isinstance(opps, list) or not opps or not all(_is_int(o) for o in opps):
+            raise BadRequest("opp must be a score or a list of scores (seat order after me)")
+        me, opp = lines_of(_number(body, "me"), _number(body, "crosses", 0),
+                           _number(body, "previous", None), opps,
+                           _numbers(body, "opp_crosses"), _numbers(body, "opp_previous"))
+        advisor = self.advisor(rules, 1 + len(opps))
+        dice = _number(body, "dice", rules.dice)
+        turn = _number(body, "turn", 0)
+        if body.get("offer") is not None:
+            offer = _numbers(body, "offer")
+            if len(offer) != 2:
+                raise BadRequest("offer is [points, dice]")
+            if turn != 0 or body.get("roll"):
+                raise BadRequest("an offer is a turn-start question: turn 0 and no roll")
+            return advisor.take_or_fresh(me, opp, *offer).to_json()
+        if body.get("roll"):
+            return advisor.keep(me, opp, turn, dice, _numbers(body, "roll")).to_json()
+        return advisor.bank_or_roll(me, opp, turn, dice).to_json()
+
+    # ------------------------------------------------------------ answers
+    @staticmethod
+    def _chart_point(game: Game) -> dict:
+        return {"turn": game.state.turn_number, "seat": game.mover, "chances": game.chances()}
+
+    @staticmethod
+    def _sheet(game: Game, rules: Rules, names: list[str], chart: list, events: list) -> dict:
+        state = game.state
+        advice = game.advice()
+        decisions = state.decisions
+        return {
+            "game": rules.name, "players": game.players, "names": names,
+            "rules": _rules_summary(rules),
+            "model": getattr(game.advisor, "MODEL", None),
+            "sheet": [{"name": names[seat], **asdict(line),
+                       "given_up": game.review(seat).given_up}
+                      for seat, line in enumerate(state.lines)],
+            "mover": state.mover, "phase": state.phase, "turn_number": state.turn_number,
+            "turn_total": state.turn_total, "in_hand": state.in_hand,
+            "roll": list(state.roll) if state.roll else None,
+            "offer": ({"points": state.offer[0], "dice": state.offer[1]}
+                      if state.offer else None),
+            "winner": state.winner,
+            "advice": advice.to_json() if advice is not None else None,
+            # RULES.md's tie-break may prefer a choice after the first.
+            "recommended": (advice.choices.index(best_choice(advice))
+                            if advice is not None else None),
+            "bank_refusal": game.bank_refusal() if state.phase == "bank" else None,
+            "last_decision": _decision(decisions[-1]) if decisions else None,
+            "chart": chart,
+            "events": [_event(event) for event in events],
+        }
+
+
+def _card(rules: Rules, players: int) -> dict | None:
+    """The strategy card the page shows beside the sheet, or None."""
+    from solver.cards.sheet import find_card
+    try:
+        found = find_card(rules, players)
+    except UsageError:
+        return None
+    return {"text": found.card.text(rules, found.loss, found.players,
+                                    found.then_table if players == 2 else None),
+            "players": found.players,
+            "loss": found.loss["loss"] if found.loss else None}
+
+
+def _rules_summary(rules: Rules) -> dict:
+    return {"target": rules.target, "dice": rules.dice, "unit": rules.unit,
+            "entry": rules.entry, "crosses": rules.crosses,
+            "takeover": rules.has_takeover}
+
+
+def _enter(game: Game, entry) -> list:
+    if not isinstance(entry, dict) or len(entry) != 1:
+        raise BadRequest(f'an entry is {{"dice": [...]}}, {{"keep": [...]}} or '
+                         f'{{"choose": ...}}, not {json.dumps(entry)}')
+    (kind, value), = entry.items()
+    phase = {"dice": ROLL, "keep": KEEP, "bank": BANK, "roll": BANK, "take": TAKE,
+             "fresh": TAKE}.get(value if kind == "choose" else kind)
+    if phase is None or (kind == "choose") != isinstance(value, str):
+        raise BadRequest(f"unknown entry {json.dumps(entry)}")
+    if phase != game.phase:
+        raise BadRequest(f"{_DUE[phase]} is not due now: {_DUE[game.phase]} is")
+    return game.enter_roll(_faces(value)) if kind == "dice" else \
+        game.choose(_faces(value) if kind == "keep" else value)
+
+
+_DUE = {ROLL: "a roll's dice", KEEP: "a keep", BANK: "bank or roll",
+        TAKE: "take over or roll fresh", OVER: "nothing (the game is over)"}
+
+
+def _event(event) -> dict:
+    out = {"kind": event.kind, "seat": event.seat, "points": event.points,
+           "dice": list(event.dice), "count": event.count, "score": event.score,
+           "forced": event.forced}
+    if event.decision is not None:
+        out["decision"] = _decision(event.decision)
+    return out
+
+
+def _decision(decision) -> dict:
+    # The API's seats are indices into the sheet (the play log counts from 1).
+    return {**decision.to_json(), "seat": decision.seat}
+
+
+# ---------------------------------------------------------------- checking
+def _object(body) -> dict:
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(body: dict, key: str, default=...):
+    value = body.get(key, default)
+    if value is ...:
+        raise BadRequest(f"{key} is missing")
+    if value is not None and not _is_int(value):
+        raise BadRequest(f"{key} must be a whole number, not {value!r}")
+    return value
+
+
+def _numbers(body: dict, key: str) -> list[int] | None:
+    value = body.get(key)
+    if value is not None and (not isinstance(value, list) or not all(map(_is_int, value))):
+        raise BadRequest(f"{key} must be a list of whole numbers, not {value!r}")
+    return value
+
+
+def _faces(value) -> list[int]:
+    if not isinstance(value, list) or not all(map(_is_int, value)):
+        raise BadRequest(f"dice are a list of faces, not {value!r}")
+    return value
+
+
+def _names(value, players: int) -> list[str]:
+    value = [] if value is None else value
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value) \
+            or len(value) > players:
+        raise BadRequest(f"names must be a list of at most {players} names")
+    names = [n.strip()[:24] or f"Player {i + 1}" for i, n in enumerate(value)]
+    return names + [f"Player {i + 1}" for i in range(len(names), players)]
