@@ -30,7 +30,8 @@ from pathlib import Path
 from solver.engine.n_player import solve_players
 from solver.model.rules import get_rules
 from solver.tables.make import solve_and_write
-from solver.tables.files import equilibria_summary, table_name
+from solver.tables.files import equilibria_summary
+from solver.tables.paths import table_name
 game, players, target, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], Path(sys.argv[4])
 changes = json.loads(sys.argv[5])
 rules = get_rules(game)

@@ -28,7 +28,7 @@ from machine import machine  # noqa: E402
 
 from solver.cards.record import Card  # noqa: E402
 from solver.cards.regret import card_regret, choices_at, decisions, regret_of  # noqa: E402
-from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
 from solver.model.rules import get_rules  # noqa: E402
 
 

@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     rules = get_rules(args.game, args.target)
     if args.players == 2:
         from solver.cards.fit.search import first_guess
-        from solver.cards.sheet import card_for
+        from solver.cards.store import card_for
         from solver.cards.seat_value import card_seat_values
         table = solve_game(rules)
         card = card_for(get_rules(args.game))[0] if args.stored else first_guess(table)

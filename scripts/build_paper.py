@@ -51,7 +51,7 @@ from machine import machine  # noqa: E402
 from paper_format import Numbers, Tables, fill, stray_digits  # noqa: E402
 from solver import __version__  # noqa: E402
 from solver.study import analysis
-from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
 from solver.model.dice import FACES, keep_table, odds, rolls  # noqa: E402
 from solver.model.rules import GAMES, Rules  # noqa: E402
 from solver.sim.simulate import simulate  # noqa: E402
@@ -62,7 +62,8 @@ except ImportError:
     match = None
 from solver.engine.solution import Solution  # noqa: E402
 from solver.tables.make import estimated_solve_seconds, solve_game  # noqa: E402
-from solver.tables.files import default_path, read_info, read_table, table_name  # noqa: E402
+from solver.tables.files import read_info, read_table
+from solver.tables.paths import default_path, table_name# noqa: E402
 
 # ------------------------------------------------------------- parameters
 # Parameters of the experiments (how many games, which heuristics, which

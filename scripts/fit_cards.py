@@ -52,7 +52,8 @@ from machine import machine  # noqa: E402
 from solver.cards.fit.search import (fields_to_fit, first_guess, fit, measure_simple,  # noqa: E402
                              put)
 from solver.cards.record import Card  # noqa: E402
-from solver.cards.sheet import CARDS_FILE, stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
+from solver.cards.store import CARDS_FILE
 from solver.model.rules import get_rules  # noqa: E402
 
 
@@ -60,7 +61,8 @@ def load_table(rules):
     """The table of ``rules``, solved first (into the user's tables) when
     missing: a reduced target's table is a few seconds' solve."""
     from solver.tables.make import solve_and_write
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     if not default_path(rules).exists():
         solve_and_write(rules)
     return read_table(default_path(rules), rules, lazy_take=False)

@@ -16,7 +16,7 @@ import time
 
 from solver.model.rules import GAMES
 from solver.tables.make import solve_and_write
-from solver.tables.files import package_dir, table_name
+from solver.tables.paths import package_dir, table_name
 
 
 THREE_PLAYERS = ["cinq-mille:3"]

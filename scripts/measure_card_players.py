@@ -38,7 +38,7 @@ from machine import machine  # noqa: E402
 
 from solver.cards.fit.search import fields_to_fit, fit  # noqa: E402
 from solver.cards.record import Card  # noqa: E402
-from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
 from solver.model.rules import get_rules  # noqa: E402
 
 
@@ -54,7 +54,8 @@ def main(argv=None) -> int:
                         "rounds of the search (default 6)")
     args = parser.parse_args(argv)
     from solver.cards.seat_value import card_seat_values_n
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     rules = get_rules(args.game)
     entry = stored_cards().get(args.game)
     if entry is None:

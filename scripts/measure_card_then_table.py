@@ -29,7 +29,7 @@ from machine import machine  # noqa: E402
 
 from solver.cards.record import Card  # noqa: E402
 from solver.cards.regret import NEAR_END  # noqa: E402
-from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
 from solver.model.rules import get_rules  # noqa: E402
 from solver.cards.seat_value import card_seat_values  # noqa: E402
 

@@ -293,7 +293,8 @@ def main(argv=None) -> int:
                              f"{differ:,} games with another winner"))
 
     # (d) the model at 10,000 under the paper sheet
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     rules = get_rules("dix-mille")
     path = args.table or default_path(rules)
     if args.selfplay_games <= 0:

@@ -33,7 +33,7 @@ from machine import machine  # noqa: E402
 
 from solver.cards.fit.search import fields_to_fit, get, holds, put  # noqa: E402
 from solver.cards.record import Card  # noqa: E402
-from solver.cards.sheet import stored_cards  # noqa: E402
+from solver.cards.store import stored_cards  # noqa: E402
 from solver.cards.fit.screen import play, search  # noqa: E402
 from solver.model.rules import get_rules  # noqa: E402
 

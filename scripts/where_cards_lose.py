@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from machine import machine  # noqa: E402
 
 from solver.cards.record import Card  # noqa: E402
-from solver.cards.sheet import CARDS_FILE  # noqa: E402
+from solver.cards.store import CARDS_FILE  # noqa: E402
 from solver.model.rules import get_rules  # noqa: E402
 
 
@@ -73,7 +73,8 @@ def main(argv=None) -> int:
     from solver.cards.bounds import Sample
     from solver.cards.regret import KIND_LABELS, card_regret, decisions
     from solver.cards.seat_value import card_seat_values
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     cards = json.loads(args.cards.read_text())
     print(f"Machine: {machine()}. Command: `python scripts/where_cards_lose.py "
           f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")

@@ -21,7 +21,7 @@ from solver.cards.bounds import (KEEP_CELLS, Sample, bank_decisions, bank_thresh
 from solver.cards.kernel import BANK, KEEP
 from solver.cards.regret import NEAR_END, card_regret, decisions
 from solver.cards.record import Card
-from solver.cards.sheet import stored_cards
+from solver.cards.store import stored_cards
 from solver.model.rules import get_rules
 
 RULES = get_rules("cinq-mille")
@@ -77,7 +77,8 @@ def test_the_bound_is_each_cell_s_best_threshold_found_by_trying_each(seed, step
 @pytest.fixture(scope="module")
 def sampled():
     """A card's decisions over 300 games of cinq-mille (committed table)."""
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     solution = read_table(default_path(RULES), RULES, lazy_take=False)
     visits = []
     card = Card.from_dict(stored_cards()["cinq-mille"]["card"])
@@ -128,7 +129,8 @@ def two_sets():
     3 and 300 of seed 4."""
     import dataclasses
 
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     solution = read_table(default_path(RULES), RULES, lazy_take=False)
     stored = Card.from_dict(stored_cards()["cinq-mille"]["card"])
     worth = list(stored.left_worth)

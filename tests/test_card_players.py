@@ -16,7 +16,8 @@ import pytest
 from conftest import farkle
 from solver.cards.fit import search as card_fit
 from solver.cards.record import Card
-from solver.cards.sheet import card_for, stored_cards
+from solver.cards.text import card_text
+from solver.cards.store import card_for, stored_cards
 from solver.model.errors import UsageError
 from solver.engine.n_player import solve_players
 from solver.model.rules import get_rules
@@ -153,12 +154,12 @@ def test_a_lone_threshold_is_a_sentence_and_its_changes_follow_a_clause():
     """Pig's card with a change by the score gap ends its threshold with a
     semicolon, the change indented under it; with none, with a full stop."""
     rules = get_rules("pig")
-    assert Card("pig", (24,)).text(rules).splitlines()[1:] == [
+    assert card_text(Card("pig", (24,)), rules).splitlines()[1:] == [
         "Bank when your turn total reaches 24."]
-    assert Card("pig", (21,), behind=1, gap_step=7).text(rules).splitlines()[1:] == [
+    assert card_text(Card("pig", (21,), behind=1, gap_step=7), rules).splitlines()[1:] == [
         "Bank when your turn total reaches 21;",
         "  add 1 for every 7 points you trail (take 1 off for every 7 you lead)"]
-    assert "once any player is within 29" in Card("pig", (24,), race_within=29).text(rules, None, 3)
+    assert "once any player is within 29" in card_text(Card("pig", (24,), race_within=29), rules, None, 3)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +178,8 @@ def test_the_stored_card_for_three_gives_up_what_is_stored(pig_three, monkeypatc
     """solver/cards/cards.json's Pig card for three and its loss there are the
     exact evaluation against the table solved again (a stale file after a
     change of the card's rule fails here)."""
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
     rules = get_rules("pig")
     fitted = stored_cards()["pig"]["players"]["3"]["fitted"]
@@ -192,14 +194,13 @@ def test_advise_and_the_bots_with_three_players_play_the_card_for_three(pig_thre
     """`farkle advise pig --me .. --opp .. --opp .. --card`: the card's
     answer is the card fitted for three's, at a turn total where it and the
     two-player card disagree; a card bot at a game of three holds it."""
-    from solver.advice.advisor import Advisor
     from solver.cards.sheet import card_bank
-    from solver.play.game import Game
+    from solver.play.bots import make_bots
     from solver.sim.policies import parse_policy
     monkeypatch.setenv("FARKLE_TABLES", str(pig_three))
     rules = get_rules("pig")
     two, three = (card_for(rules, players)[0].compiled(rules) for players in (2, 3))
-    bot = Game(Advisor.for_game("pig", players=3), 3, {1: parse_policy("card")}).bots[1]
+    bot = make_bots({1: parse_policy("card")}, rules, None, 3)[1]
     assert all(np.array_equal(a, b) for a, b in zip(bot.card, three))
     assert not all(np.array_equal(a, b) for a, b in zip(bot.card, two))
     me, opponents = 40, [40, 40]

@@ -17,6 +17,7 @@ from conftest import script
 from solver.cards.fit import search as card_fit
 from solver.cards.fit import screen as card_screen
 from solver.cards.record import Card
+from solver.cards.text import card_text
 from solver.cards.regret import card_regret, regret_of
 from solver.model.rules import get_rules
 from solver.cards.seat_value import card_seat_values
@@ -118,8 +119,8 @@ def test_a_card_fitted_with_one_worth_a_die_reads_as_so_much_a_die():
     card = Card.from_dict(old)
     assert card.left_worth == (50, 100, 150, 200, 250)
     rules = get_rules("cinq-mille")
-    assert "+ 50 for each die left to roll" in card.text(rules)
-    text = CARD.text(rules)
+    assert "+ 50 for each die left to roll" in card_text(card, rules)
+    text = card_text(CARD, rules)
     assert "5: 250 | 4: 200 | 3: 100 | 2: 50 | 1: 100" in text
     assert "with 500 or more set aside: the most points." in text
     assert list(card.compiled(rules).left_worth) == [0, 1, 2, 3, 4, 5]
@@ -170,7 +171,7 @@ def test_a_keep_after_which_the_card_banks_is_worth_more():
                                       options).dice)
               for worth in (0, 50)}
     assert chosen == {0: [1], 50: [1, 5]}
-    assert "+ 50 for a keep after which you bank" in CARD.text(rules)
+    assert "+ 50 for a keep after which you bank" in card_text(CARD, rules)
 
 
 def test_the_simulator_ranks_keeps_as_the_card_does():
@@ -330,7 +331,8 @@ def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met(
     from collections import defaultdict
     from solver.cards.regret import choices_at, distance_band, loss_by_distance
     rules = get_rules("cinq-mille")
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     solution = read_table(default_path(rules), rules, lazy_take=False)
     visits = []
     regret = card_regret(solution, CARD, 300, seed=3, visits=visits)
@@ -356,7 +358,7 @@ def test_the_script_prints_the_split_by_distance_whole():
     import re
     import subprocess
     import sys
-    from solver.cards.sheet import stored_cards
+    from solver.cards.store import stored_cards
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
                           "cinq-mille", "--games", "300", "--seed", "3", "--by-distance"],
@@ -384,8 +386,9 @@ def test_the_card_then_the_table_exactly_agrees_with_its_sampled_loss():
     4,000 games, within four standard errors), less than the card alone;
     within the whole target it is the table itself."""
     from solver.cards.regret import NEAR_END
-    from solver.cards.sheet import card_for
-    from solver.tables.files import default_path, read_table
+    from solver.cards.store import card_for
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     rules = get_rules("cinq-mille")
     table = read_table(default_path(rules), rules, lazy_take=False)
     card = card_for(rules)[0]
@@ -401,7 +404,7 @@ def test_the_card_then_the_table_with_take_over_and_falls():
     """The same at dix-mille to 1,000 (take-over, crosses and falls; the
     stored card): within the whole target the card's player takes over as
     the table does too, and its chances are the table's."""
-    from solver.cards.sheet import card_for
+    from solver.cards.store import card_for
     rules = get_rules("dix-mille", 1000)
     table = solve_game(rules)
     card = card_for(get_rules("dix-mille"))[0]

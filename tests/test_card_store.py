@@ -1,5 +1,5 @@
 """Cards fitted on the user's machine (``farkle card ... --fit``,
-``solver.cards.fit.store``): for a house game, another target or a table of
+``solver.cards.fit.fit_here``): for a house game, another target or a table of
 more players, run as a person runs them."""
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import numpy as np
 import pytest
 
 from solver.cards.record import Card
-from solver.cards.fit.store import adopted, card_path, starts
+from solver.cards.fit.fit_here import adopted, starts
+from solver.cards.store import card_path
 from solver.model.house_rules import load_house_rules
 from solver.model.rules import get_rules
 from solver.cards.seat_value import card_seat_values, card_seat_values_n
-from solver.tables.files import default_path, read_table
+from solver.tables.files import read_table
+from solver.tables.paths import default_path
 
 # The README's house game (cinq-mille opening at 500, finished on exactly
 # the target), to 1,000: its table is a second's solve, its fit a few.
@@ -235,7 +237,7 @@ def test_a_card_fitted_for_a_table_of_three(tmp_path, monkeypatch):
     against the three-player table (solved on the spot) is printed for
     three, its loss one third less its mean chance there, recomputed here;
     the bots of ``farkle play --players 3`` hold it (``card_for``)."""
-    from solver.cards.sheet import card_for
+    from solver.cards.store import card_for
     env = {**os.environ, "FARKLE_TABLES": str(tmp_path)}
     fitted = run(env, "card", "pig", "--target", "30", "--players", "3", "--fit", "--solve",
                  check=0)
@@ -264,7 +266,7 @@ def test_a_foreign_card_is_adopted_without_the_rules_its_game_lacks():
     cinq-mille, which has none) and moves its entry with the game's
     (cinq-mille-exact's no bank below 750 before entering, in a game that
     opens at 500: below 500)."""
-    from solver.cards.sheet import stored_cards
+    from solver.cards.store import stored_cards
     rules = get_rules("cinq-mille")
     dix = get_rules("dix-mille-free-keep")
     foreign = Card.from_dict(stored_cards()["dix-mille-free-keep"]["card"])
@@ -285,7 +287,7 @@ def test_a_fit_measures_each_card_once(tmp_path, monkeypatch):
     the start it chose is not measured again, yet counts among the
     evaluations it reports."""
     import solver.cards.seat_value as seat_value
-    from solver.cards.fit.store import fit_card
+    from solver.cards.fit.fit_here import fit_card
     from solver.tables.make import solve_game
     monkeypatch.setenv("FARKLE_TABLES", str(tmp_path))
     table = solve_game(get_rules("pig", 30))

@@ -17,7 +17,9 @@ import numpy as np
 import pytest
 
 from solver.cards.record import Card
-from solver.cards.sheet import card_bank, card_for, stored_cards
+from solver.cards.text import card_text
+from solver.cards.sheet import card_bank
+from solver.cards.store import card_for, stored_cards
 from solver.model.rules import PIG, get_rules
 from solver.cards.seat_value import card_seat_values
 from solver.tables.make import solve_game
@@ -161,7 +163,8 @@ def test_stored_card_loss_is_the_evaluation(game):
     exact evaluation of its card against that table (a stale file after a
     change of the card's rule fails here: run python scripts/fit_cards.py
     GAME --from-stored --rounds 0)."""
-    from solver.tables.files import default_path, read_table
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
     rules = get_rules(game)
     card, loss, _ = card_for(rules)
     values = card_seat_values(read_table(default_path(rules), rules, lazy_take=False), card)
@@ -206,7 +209,7 @@ def test_the_simulated_card_keeps_by_its_late_row_once_points_are_set_aside(monk
     solution = solve_game(rules)
     turns = []
     for c in (plain, card):
-        monkeypatch.setattr("solver.cards.sheet.card_for", lambda rules, c=c: (c, None, {}))
+        monkeypatch.setattr("solver.cards.store.card_for", lambda rules, c=c: (c, None, {}))
         game = play_scripted(rules, "card", "optimal", dice, turns=1, solution=solution)
         turns.append([(e["outcome"], e["turn_total"]) for e in game.events])
     assert turns == [[("zero", 1700)], [("bank", 1800)]]
@@ -274,14 +277,16 @@ def test_card_bot_plays_the_card():
     bot, every decision of the card's seat is the card's rule (hold at its
     threshold, moved by the gap, none in the race)."""
     from solver.advice.advisor import Advisor
+    from solver.play.bots import make_bots
     from solver.play.game import OVER, ROLL, Game
     from solver.sim.policies import parse_policy
     rules = get_rules("pig")
     card, _, _ = card_for(rules)
     checked = 0
     for seed in range(3):
-        play = Game(Advisor.for_game("pig"), 2, {0: parse_policy("card"),
-                                                 1: parse_policy("optimal")}, seed)
+        advisor = Advisor.for_game("pig")
+        bots = make_bots({0: parse_policy("card"), 1: parse_policy("optimal")}, advisor.rules, seed)
+        play = Game(advisor, 2, bots, seed)
         while play.phase != OVER:
             play.throw() if play.phase == ROLL else play.bot_move()
         for decision in play.state.decisions:
@@ -329,9 +334,9 @@ def test_an_amount_to_leave_of_one_unit_goes_unsaid():
     card = dataclasses.replace(bare, leave_at_least=50, lone_die_leaves=50)
     assert card_bank(card.compiled(rules), rules, 14650, [10000], 300, 2)
     assert card_bank(bare.compiled(rules), rules, 14650, [10000], 300, 2)
-    assert "never bank leaving" not in card.text(rules)
+    assert "never bank leaving" not in card_text(card, rules)
     assert "  with one die, never bank leaving less than 150 to 15,000\n" in \
-        dataclasses.replace(card, lone_die_leaves=150).text(rules)
+        card_text(dataclasses.replace(card, lone_die_leaves=150), rules)
 
 
 def test_a_threshold_of_0_reads_as_any_total():
@@ -340,7 +345,7 @@ def test_a_threshold_of_0_reads_as_any_total():
     rules = get_rules("dix-mille")
     card = Card("dix-mille", (200, 0, 250, 2750, 5000), open_at=350)
     assert "by dice left to roll: 5: 5,000 | 4: 2,750 | 3: 250 | 2: any | 1: 200\n" \
-        in card.text(rules)
+        in card_text(card, rules)
     assert card_bank(card.compiled(rules), rules, 3000, [3000], 150, 2)
     assert not card_bank(card.compiled(rules), rules, 3000, [3000], 150, 1)
 
@@ -372,10 +377,10 @@ def test_a_card_at_a_short_target_drops_what_no_score_there_meets(game, target, 
     table = solve_game(rules)
     assert card_seat_values(table, folded) == pytest.approx(card_seat_values(table, card),
                                                             abs=1e-12)
-    for within, of in re.findall(r"within ([\d,]+) of ([\d,]+)", card.text(rules)):
-        assert int(within.replace(",", "")) < int(of.replace(",", "")), card.text(rules)
-    assert "trailing by" not in card.text(rules) and "lead by" not in card.text(rules)
-    assert card.text(rules) == folded.text(rules)
+    for within, of in re.findall(r"within ([\d,]+) of ([\d,]+)", card_text(card, rules)):
+        assert int(within.replace(",", "")) < int(of.replace(",", "")), card_text(card, rules)
+    assert "trailing by" not in card_text(card, rules) and "lead by" not in card_text(card, rules)
+    assert card_text(card, rules) == card_text(folded, rules)
 
 
 def test_a_threshold_no_turn_total_reaches_reads_never():
@@ -388,7 +393,7 @@ def test_a_threshold_no_turn_total_reaches_reads_never():
     from solver.model.states import Line
     rules = get_rules("dix-mille-free-keep", 2000)
     card = card_for(get_rules("dix-mille-free-keep"))[0]
-    assert "by dice left to roll: 5: never | 4: never | 3: 500 |" in card.text(rules)
+    assert "by dice left to roll: 5: never | 4: never | 3: 500 |" in card_text(card, rules)
     compiled = card.compiled(rules)
     lines = [line for me in range(350, 2000, 100)
              for line in (Line(me), Line(me, crosses=2, previous=max(me - 400, 0)))]
@@ -450,7 +455,7 @@ def test_the_rules_that_forbid_any_bank_come_first_in_one_line():
     rules = get_rules("quinze-mille")
     card = Card("quinze-mille", (250, 200, 400, 2300, 3150, 7500), open_at=500,
                 race_within=300)
-    lines = card.text(rules).splitlines()
+    lines = card_text(card, rules).splitlines()
     assert lines[1] == ("Never bank below 500 before you enter, nor short of 15,000 once "
                         "either player is within 300 of it.")
     assert lines[2].startswith("Bank when your turn total reaches")

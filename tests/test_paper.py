@@ -208,7 +208,7 @@ def test_cards_are_the_stored_cards(built):
     the simple rules' losses, and the losses with more players (the
     two-player card's and a card fitted there); a card fitted or a rule
     measured again without a rebuild fails here."""
-    from solver.cards.sheet import stored_cards
+    from solver.cards.store import stored_cards
     _, numbers, _ = built
     cards = stored_cards()
     assert cards

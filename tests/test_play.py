@@ -19,12 +19,14 @@ import pexpect
 import pytest
 
 from solver.advice.advisor import Advisor
+from solver.play.bots import make_bots
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayError, PlayerLine
 from solver.play.terminal import points_given_up
 from solver.sim.policies import parse_policy
 from solver.model.rules import get_rules
 from solver.model.states import Line
-from solver.tables.files import default_path, read_table
+from solver.tables.files import read_table
+from solver.tables.paths import default_path
 
 # Small targets, so that a missing table solves in a few seconds.
 SMALL = {"pig": 30, "cinq-mille": 1500, "cinq-mille-exact": 1500, "cinq-mille-last1000": 1500,
@@ -296,7 +298,8 @@ def test_every_game_plays_to_the_end(game):
     ask = advisor(game)
     for seed, policies in enumerate([("optimal", "threshold:300"), ("expected", "random"),
                                      ("random", "optimal"), ("card", "expected")]):
-        play = Game(ask, 2, {seat: parse_policy(p) for seat, p in enumerate(policies)}, seed)
+        bots = make_bots({seat: parse_policy(p) for seat, p in enumerate(policies)}, ask.rules, seed)
+        play = Game(ask, 2, bots, seed)
         while play.phase != OVER:
             play.throw() if play.phase == ROLL else play.bot_move()
         assert play.state.winner in (0, 1)

@@ -233,7 +233,7 @@ def test_the_turn_dp_policy_holds_over_its_steady_range(rules):
     from solver.model.dice import keep_table
     from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work, turn_dp_vec, \
         zero_value
-    from solver.engine.n_player import no_plan
+    from solver.engine.n_player_blocks import no_plan
     from solver.engine.turn import pad
     from solver.model.turn_rules import TurnRules
     solution = solve_players(rules, 3)
@@ -269,7 +269,7 @@ def test_policy_iteration_accepts_steady_steps():
     cinq-mille every turn start's zero turn stays in its block, so
     confirming each step by a second pass would take at least two DPs a
     turn start: the solve must take fewer."""
-    from solver.engine.n_player import build_multi_blocks
+    from solver.engine.n_player_blocks import build_multi_blocks
     solution = solve_players(get_rules("cinq-mille", 2000), 3)
     assert np.all(build_multi_blocks(solution.space, 3).succ_local >= 0)
     assert solution.stats["turn_dp_runs"] < 2 * solution.stats["turn_starts"]

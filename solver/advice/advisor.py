@@ -135,7 +135,8 @@ class Advisor:
     def for_game(cls, name: str, target: int | None = None, memory: str | None = None,
                  compiled: bool = False, players: int = 2) -> "Advisor":
         from solver.model.rules import get_rules
-        from solver.tables.files import default_path, read_table
+        from solver.tables.files import read_table
+        from solver.tables.paths import default_path
         rules = get_rules(name, target)
         return cls(read_table(default_path(rules, memory, players), expect=rules,
                               lazy_take=not compiled, expect_players=players), compiled)

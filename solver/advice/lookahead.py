@@ -42,7 +42,7 @@ from solver.engine import turn_kernel_n as multi_kernel
 from solver.model.compiled_rules import drop_stale_caches
 from solver.model.dice import keep_table
 from solver.engine.turn_kernel_n import MultiValues, Seats, multi_work, take_index, turn_dp_vec, zero_value
-from solver.engine.n_player import no_plan
+from solver.engine.n_player_blocks import no_plan
 from solver.engine.turn import pad
 from solver.model.turn_rules import TurnRules
 

@@ -421,12 +421,6 @@ class Card:
                                          for k in range(1, len(values["bank"]) + 1))
         return cls(**values)
 
-    def text(self, rules: Rules, loss: dict | None = None, players: int = 2,
-             then_table: dict | None = None) -> str:
-        """The card as a person reads it at the table (:mod:`solver.cards.text`)."""
-        from solver.cards.text import card_text     # it reads this module's chooses_keeps
-        return card_text(self, rules, loss, players, then_table)
-
 
 def in_units(rules: Rules, points: int) -> int:
     """A card's threshold or distance in ``points``, in units as

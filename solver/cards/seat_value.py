@@ -40,7 +40,7 @@ from solver.engine.convergence import error_bound, settled_ratio
 from solver.model.dice import keep_table
 from solver.advice.duels import duel_values, model_values
 from solver.engine.turn_kernel_n import MultiValues, Seats
-from solver.engine.n_player import build_multi_blocks
+from solver.engine.n_player_blocks import build_multi_blocks
 from solver.cards.seat_kernel import (CARD, DUEL, MODEL, NO_MODEL, TABLE, Evaluation, Policies,
                           block_plan_compiled, eval_level)
 from solver.model.states import cross_states

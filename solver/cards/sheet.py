@@ -1,6 +1,4 @@
-"""The card at the score sheet: which card a table plays (a stored card
-of ``solver/cards/cards.json``, or one fitted on this machine:
-:func:`find_card`) and the card's decisions for score-sheet lines in
+"""The card at the score sheet: the card's decisions for score-sheet lines in
 points, as the simulator, the bots and ``farkle advise --card`` ask them.
 
 The rule itself is :mod:`solver.cards.card`'s, in units; these wrappers only
@@ -12,115 +10,11 @@ the card's for all that.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
-
 from solver.cards.card import CardRules, card_banks, card_situation, card_takes, keep_rank
 from solver.cards.record import Card
-from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import cross_state
 from solver.model.turn_rules import TurnRules, dice_left
-
-CARDS_FILE = Path(__file__).with_name("cards.json")
-
-
-def stored_cards() -> dict:
-    """The fitted cards (``solver/cards/cards.json``): game -> {"card", "loss"}."""
-    if not CARDS_FILE.exists():
-        return {}
-    return json.loads(CARDS_FILE.read_text())
-
-
-@dataclass(frozen=True)
-class FoundCard:
-    """The card a table of a game plays, and what is known of it."""
-    card: Card
-    loss: dict | None
-    """What it gives up, measured: ``{"loss", "target", "seats", ...}``."""
-    simple: dict
-    """What the simple rules give up beside it (two players only)."""
-    players: int
-    """The table it was fitted for: 2, or the table's own number."""
-    fitted_here: Path | None = None
-    """Where a card fitted on this machine is kept
-    (:mod:`solver.cards.fit.store`); None for a stored card."""
-    then_table: dict | None = None
-    """What the card gives up when its player asks the table near the end
-    (``{"within", "loss", "seats", ...}``:
-    ``scripts/measure_card_then_table.py``), where measured."""
-
-
-def find_card(rules: Rules, players: int = 2) -> FoundCard:
-    """The card of ``rules`` at a table of ``players``, the first of: the
-    stored card fitted for exactly these rules and players, the card fitted
-    here for them (``farkle card ... --fit``), with more than two players
-    the same two for two players, and the stored card of the same game at
-    another target; else a UsageError."""
-    from solver.cards.fit.store import card_path, user_card
-    for table in dict.fromkeys((players, 2)):
-        stored = stored_card(rules, table)
-        if stored is not None:
-            return stored
-        mine = user_card(rules, table)
-        if mine is not None:
-            return FoundCard(Card.from_dict(mine["card"]), _measured(mine),
-                             mine.get("simple", {}), table, card_path(rules, table))
-    entry, game = stored_cards().get(rules.name), _game(rules.name)
-    if entry is not None and game is not None and rules.with_target(game.target) == game:
-        return FoundCard(Card.from_dict(entry["card"]), entry.get("loss"),
-                         entry.get("simple", {}), 2)
-    raise UsageError(f"no strategy card for {rules.name} to {rules.target:,} yet; "
-                     f"farkle card with --fit fits one to its table (cards are stored for: "
-                     f"{', '.join(stored_cards()) or 'none'})")
-
-
-def card_for(rules: Rules, players: int = 2) -> tuple[Card, dict | None, dict]:
-    """:func:`find_card`'s card, its measured loss and the simple rules'
-    losses."""
-    found = find_card(rules, players)
-    return found.card, found.loss, found.simple
-
-
-def _game(name: str) -> Rules | None:
-    from solver.model.rules import GAMES
-    return GAMES.get(name)
-
-
-def stored_card(rules: Rules, players: int) -> FoundCard | None:
-    """The card ``solver/cards/cards.json`` keeps for exactly ``rules`` (a game of
-    the program at its own target) at a table of ``players``."""
-    entry = stored_cards().get(rules.name)
-    if entry is None or _game(rules.name) != rules:
-        return None
-    if players == 2:
-        return FoundCard(Card.from_dict(entry["card"]), entry.get("loss"),
-                         entry.get("simple", {}), 2, then_table=entry.get("card_then_table"))
-    fitted = _with_players(rules, players).get("fitted", {})
-    if fitted.get("target") != rules.target:
-        return None
-    return FoundCard(Card.from_dict(fitted["card"]), _measured(fitted), {}, players)
-
-
-def _measured(entry: dict) -> dict:
-    """A fitted card's entry without the card itself: what it gives up."""
-    return {k: v for k, v in entry.items() if k not in ("card", "rules", "simple")}
-
-
-def _with_players(rules: Rules, players: int) -> dict:
-    """What ``solver/cards/cards.json`` keeps of a game at a table of ``players``:
-    the two-player card's loss there, and ``fitted``, a card of its own."""
-    return stored_cards().get(rules.name, {}).get("players", {}).get(str(players), {})
-
-
-def loss_with_players(rules: Rules, players: int) -> dict | None:
-    """The two-player card's loss measured at a table of ``players``
-    (playing against the leader; ``scripts/measure_card_players.py``) at
-    the game's own target, or None."""
-    measured = {k: v for k, v in _with_players(rules, players).items() if k != "fitted"}
-    return measured if measured.get("target") == rules.target else None
-
 
 def crossed(rules: Rules, line) -> int:
     """A score-sheet line's crosses as the card reads them (points, or a

@@ -214,7 +214,7 @@ def _take_finish(card, rules: Rules) -> str:
 def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
               then_table: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
-    its measured loss, as :func:`solver.cards.sheet.stored_cards` keeps it;
+    its measured loss, as :func:`solver.cards.store.stored_cards` keeps it;
     ``players``: the table it was fitted for (with more than two, every
     "other player" of the card is the leader); ``then_table``: its loss
     when its player asks the table near the end, where measured."""

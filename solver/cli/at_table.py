@@ -75,7 +75,8 @@ def cmd_advise(args):
         advice = advisor.bank_or_roll(me, opp, args.turn, dice)
     card = None
     if args.card:
-        from solver.cards.sheet import card_answer, card_for
+        from solver.cards.sheet import card_answer
+        from solver.cards.store import card_for
         opponents = opp if isinstance(opp, list) else [opp]
         card = card_answer(card_for(rules, 1 + len(opponents))[0], rules, advice, me,
                            opponents, args.turn, dice, args.roll,
@@ -156,7 +157,8 @@ def _simulate_seats(args, rules, policies):
 
 
 def cmd_card(args):
-    from solver.cards.sheet import find_card, loss_with_players
+    from solver.cards.store import find_card, loss_with_players
+    from solver.cards.text import card_text
     from solver.engine.solution_n import check_player_count
     rules = _rules(args)
     check_player_count(args.players)
@@ -196,7 +198,7 @@ def cmd_card(args):
         notes.append(f"with {args.players} players: play it against the leader (fitted and "
                      "measured for two)")
     then_table = found.then_table if args.players == 2 else None
-    text = card.text(rules, loss, found.players, then_table)
+    text = card_text(card, rules, loss, found.players, then_table)
     if args.json:
         _print_json({"game": rules.name, "players": args.players, "fitted_for": found.players,
                      "card": card.to_dict(), "loss": loss, "loss_with_players": with_players,
@@ -212,15 +214,16 @@ def cmd_card(args):
 
 
 def _fit_card(args, rules) -> int:
-    """``farkle card --fit``: the search of :mod:`solver.cards.fit.store` against
+    """``farkle card --fit``: the search of :mod:`solver.cards.fit.fit_here` against
     the game's table, with a progress bar; 130 if interrupted (the best card
     so far is kept)."""
     import sys
 
     from tqdm import tqdm
 
-    from solver.cards.sheet import stored_card
-    from solver.cards.fit.store import card_path, fit_card
+    from solver.cards.store import stored_card
+    from solver.cards.fit.fit_here import fit_card
+    from solver.cards.store import card_path
     if args.rounds < 1:
         raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
     if args.sampled is not None and args.sampled < 100:

@@ -288,7 +288,7 @@ def _print_equilibria(summary) -> None:
 
 
 def cmd_tables(args):
-    from solver.tables.files import list_tables, remove_table
+    from solver.tables.listing import list_tables, remove_table
     if args.remove:
         path = remove_table(args.remove)
         if args.json:

@@ -56,7 +56,8 @@ def _load_table(args, rules, check=None, lazy_take=True, players=2):
     ``check()`` runs first, so that bad input is refused before any
     solve."""
     from solver.tables.make import check_players
-    from solver.tables.files import default_path, outdated, read_table
+    from solver.tables.files import outdated, read_table
+    from solver.tables.paths import default_path
     memory = _memory(args, rules)
     check_players(rules, players, memory)
     path = args.table or default_path(rules, memory, players)

@@ -45,7 +45,7 @@ import numpy as np
 
 from solver.model.errors import UsageError
 from solver.engine.turn_kernel_n import MultiValues, Seats
-from solver.engine.n_player import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
+from solver.engine.n_player_blocks import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
 
 RECORD_PASSES = 24
 LAM_MAX = 1e12

@@ -51,7 +51,7 @@ while ``g + r dz`` stays on its side of the tie band ``[-EPS, EPS]`` (and,
 within the band, of 0). The DP writes the intersection of these intervals
 to ``work.steady`` (empty with a plan): where a new ``Z`` falls inside it,
 the DP run there would take the same decisions, so its values are the
-affine ``c + b Z``, and :func:`solver.engine.n_player.solve_block_n` need not
+affine ``c + b Z``, and :func:`solver.engine.n_player_blocks.solve_block_n` need not
 run it.
 
 A decision may instead be *mixed* (RULES.md, "Cycles and equilibria"), as

@@ -11,11 +11,21 @@ dice do not depend on the bot.
 
 from __future__ import annotations
 
+import numpy as np
+
 from solver.model.dice import Keep
 from solver.play.game import KEEP, TAKE, Game, best_choice
 from solver.sim.policies import Policy, fixed_tables
 from solver.model.turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, dice_left, keep_result,
                          offer_only_overshoots)
+
+
+def make_bots(policies: dict, rules, seed: int | None = None, players: int = 2) -> dict:
+    """The bots of a :class:`Game` of ``seed``: seat -> bot of that seat's
+    policy. The random bot's coin has its own stream, so the dice of a
+    seed do not depend on who plays."""
+    choice_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    return {seat: make_bot(policy, rules, choice_rng, players) for seat, policy in policies.items()}
 
 
 def make_bot(policy: Policy, rules, rng, players: int = 2):
@@ -33,7 +43,7 @@ class CardBot:
     is stored), with the simulator's two guards."""
 
     def __init__(self, rules, players: int = 2):
-        from solver.cards.sheet import card_for
+        from solver.cards.store import card_for
         self.card = card_for(rules, players)[0].compiled(rules)
 
     def answer(self, game: Game):

@@ -175,8 +175,9 @@ class DecisionLog:
 
 class Game:
     """A game between ``players`` seats (module docstring); ``bots`` maps a
-    seat (0-based) to a :class:`Policy`, the other seats are people. Dice
-    are thrown from ``numpy.random.default_rng(seed)``."""
+    seat (0-based) to its bot (:func:`solver.play.bots.make_bots`), the
+    other seats are people. Dice are thrown from
+    ``numpy.random.default_rng(seed)``."""
 
     def __init__(self, advisor: Advisor, players: int = 2, bots: dict | None = None,
                  seed: int | None = None, log: Path | None = None):
@@ -185,16 +186,7 @@ class Game:
         self.turn = TurnRules.of(self.rules)
         self.players = players
         self.dice_rng = np.random.default_rng(seed)
-        # The random bot's coin has its own stream: the dice of a seed do not
-        # depend on who plays.
-        choice_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-        self.bots = {}
-        if bots:
-            # The bots answer a Game (imported here), and their tables import
-            # numba: a game between people (the page's) needs neither.
-            from solver.play.bots import make_bot
-            self.bots = {seat: make_bot(policy, self.rules, choice_rng, players)
-                         for seat, policy in bots.items()}
+        self.bots = dict(bots or {})
         self.state = Table([PlayerLine() for _ in range(players)], in_hand=self.rules.dice)
         self.history: list[Table] = []
         self.log = DecisionLog(log) if log is not None else None

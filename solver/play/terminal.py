@@ -23,6 +23,7 @@ import numpy as np
 from solver.advice.advisor import Advisor, Choice
 from solver.model.errors import UsageError
 from solver.engine.solution_n import check_player_count
+from solver.play.bots import make_bots
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Decision, Event, Game, PlayError, best_choice
 from solver.sim.policies import Policy, parse_policy
 
@@ -65,8 +66,9 @@ def check_options(args, rules) -> PlayOptions:
 
 def play(advisor: Advisor, options: PlayOptions, read=input, write=print) -> int:
     """Play or coach one game at the terminal; returns the exit status."""
-    bots = {} if options.coach else {seat: options.bot for seat in range(options.players)
-                                     if seat != options.seat}
+    policies = {} if options.coach else {seat: options.bot for seat in range(options.players)
+                                         if seat != options.seat}
+    bots = make_bots(policies, advisor.rules, options.seed, options.players)
     game = Game(advisor, options.players, bots, options.seed, options.log)
     screen = Screen(game, options, write)
     screen.title()

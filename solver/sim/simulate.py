@@ -150,7 +150,7 @@ class _Machine:
                                  f"{table.rules.target}, not {rules.name} to {rules.target}")
             base = sum(c.key_span for c in caches)
             if policy.kind == "card":
-                from solver.cards.sheet import card_for
+                from solver.cards.store import card_for
                 cache = CardCache(table, rules, card_for(rules)[0], base)
             else:
                 cache = next((c for c in caches if c.solution is table

@@ -31,7 +31,7 @@ from solver.sim.game_loop_n import (ALL_TURNS, DONE, FALLS, MIXED_DRAWS, TAKE_OV
                           OptimalN, TurnCache, run_games_n)
 from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work
 from solver.engine.solution_n import check_player_count
-from solver.engine.n_player import block_plan, no_plan
+from solver.engine.n_player_blocks import block_plan, no_plan
 from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
 from solver.model.rules import Rules
 from solver.model.states import Moves

@@ -1,4 +1,4 @@
-"""Solved games as HDF5 files, and where to find them.
+"""Solved games as HDF5 files: the layout, writing and reading.
 
 One file per game and target. Layout (all scores in units of
 ``rules.unit`` points):
@@ -51,15 +51,14 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from pathlib import Path
 
 import h5py
 import numpy as np
-import platformdirs
 
 from solver import __version__
 from solver.tables import take_codes
+from solver.tables.paths import solve_command
 from solver.model.errors import UsageError
 from solver.engine.solution_n import MultiSolution
 from solver.engine.solution import Solution
@@ -93,164 +92,6 @@ PLAYER_AXES = {name: axes for name, axes in AXES.items() if name != "take_codes"
 PLAYER_AXES["take_values"] = ["take-over row of the node (solver.engine.turn_kernel_n)",
                               "offered turn total (units)", "offered dice minus one",
                               "player, seats after the mover"]
-
-
-def user_dir() -> Path:
-    """Where the tables a user makes go: ``$FARKLE_TABLES`` if set, else the
-    platform's per-user data directory (on Linux
-    ``~/.local/share/farkle-solver/tables``). Never the installed package,
-    which may be read-only and is replaced by a reinstall."""
-    env = os.environ.get("FARKLE_TABLES")
-    if env:
-        return Path(env)
-    return platformdirs.user_data_path("farkle-solver") / "tables"
-
-
-def package_dir() -> Path:
-    """The committed tables: the repository's ``tables/`` when running from a
-    checkout, else the installed copy of it (package ``solver.data``)."""
-    checkout = Path(__file__).resolve().parent.parent / "tables"
-    if checkout.is_dir():
-        return checkout
-    return Path(str(resources.files("solver.data")))
-
-
-def table_name(rules: Rules, memory: str | None = None, players: int = 2) -> str:
-    """``GAME.h5``; ``GAME-TARGET`` for another target than the game's own
-    (or a game not in the program's list), ``-exact`` for the exact memory
-    of a game with crosses (two players), ``-Nplayers`` for N players (the
-    exact memory: the only one there)."""
-    stem = rules.name if _own_target(rules) else f"{rules.name}-{rules.target}"
-    if memory == "exact" and rules.crosses and players == 2:
-        stem += "-exact"
-    if players != 2:
-        stem += f"-{players}players"
-    return f"{stem}.h5"
-
-
-def solve_command(rules: Rules, memory: str | None = None) -> str:
-    """``farkle solve GAME [--target T] [--memory exact]``: the command that
-    makes the two-player table :func:`table_name` names (for a game of the
-    program's list; a house game also needs its ``--rules`` file)."""
-    from solver.model.rules import GAMES
-    target = "" if _own_target(rules) or rules.name not in GAMES else f" --target {rules.target}"
-    exact = " --memory exact" if memory == "exact" and rules.crosses else ""
-    return f"farkle solve {rules.name}{target}{exact}"
-
-
-def _own_target(rules: Rules) -> bool:
-    """Whether ``rules`` are a game of the program's list at its own target."""
-    from solver.model.rules import GAMES
-    base = GAMES.get(rules.name)
-    return base is not None and base.target == rules.target
-
-
-def user_table_path(rules: Rules, memory: str | None = None, players: int = 2) -> Path:
-    """Where a table the user makes is written."""
-    return user_dir() / table_name(rules, memory, players)
-
-
-def default_path(rules: Rules, memory: str | None = None, players: int = 2) -> Path:
-    """Where the table of ``rules`` is read from: the user's tables first,
-    then the committed ones; where it would be written if it is in
-    neither."""
-    name = table_name(rules, memory, players)
-    for folder in (user_dir(), package_dir()):
-        if (folder / name).exists():
-            return folder / name
-    return user_dir() / name
-
-
-def list_tables() -> list[dict]:
-    """Every game of the program and every other table in the user's
-    directory: where its table is (``user`` or ``package``), its size and
-    rules; or that it is missing, with the command and the estimated time
-    and size to make it (``farkle tables``). A strategy card fitted here
-    (``farkle card ... --fit``, kept beside its table as ``NAME.card.json``)
-    is the row's ``card``: its file and loss; a card whose table was
-    removed is a row of its own (status ``card only``)."""
-    from solver.model.rules import GAMES
-    from solver.tables.make import estimated_solve_seconds, estimated_table_bytes
-    rows, seen = [], set()
-    for rules in GAMES.values():
-        path = default_path(rules)
-        if path.exists():
-            rows.append(_present(rules.name, path))
-            seen.add(path.resolve())
-            continue
-        rows.append({"game": rules.name, "status": "missing", "path": str(path),
-                     "command": solve_command(rules),
-                     "estimated_seconds": estimated_solve_seconds(rules),
-                     "estimated_bytes": estimated_table_bytes(rules)})
-    if user_dir().is_dir():
-        for path in sorted(user_dir().glob("*.h5")):
-            if path.resolve() not in seen:
-                rows.append(_present(path.stem, path))
-        for card in sorted(user_dir().glob("*" + CARD_SUFFIX)):
-            name = card.name.removesuffix(CARD_SUFFIX)
-            if not (user_dir() / f"{name}.h5").exists():
-                rows.append({"game": name, "status": "card only", "path": None,
-                             "card": _card_row(card)})
-    for row in rows:
-        if row["status"] not in ("missing", "card only") and \
-                (card := card_beside(Path(row["path"]))).is_file():
-            row["card"] = _card_row(card)
-    return rows
-
-
-CARD_SUFFIX = ".card.json"
-
-
-def card_beside(table: Path) -> Path:
-    """Where a card fitted here for ``table``'s game is kept: beside it,
-    ``NAME.card.json`` for ``NAME.h5`` (:mod:`solver.cards.fit.store` writes it)."""
-    return table.with_name(table.stem + CARD_SUFFIX)
-
-
-def _card_row(path: Path) -> dict:
-    """A card file as ``farkle tables`` lists it: its path and loss
-    (points of a win given up, 0 to 1); a file that cannot be read is
-    listed with ``loss`` None (``farkle card`` says what is wrong with it)."""
-    try:
-        loss = float(json.loads(path.read_text())["loss"])
-    except (ValueError, KeyError, TypeError):
-        loss = None
-    return {"path": str(path), "loss": loss}
-
-
-def _present(game: str, path: Path) -> dict:
-    row = {"game": game, "status": "present", "path": str(path), "bytes": path.stat().st_size,
-           "where": "user" if path.parent.resolve() == user_dir().resolve() else "package"}
-    try:
-        info = read_info(path)
-        row.update(rules=info["rules"], first_player_win=info["first_player_win"])
-        if info["outdated"]:
-            rules = Rules.from_json(json.dumps(info["rules"]))
-            row.update(status="outdated", command=solve_command(rules, info.get("memory")))
-    except UsageError as error:
-        row.update(status="damaged", error=str(error))
-    return row
-
-
-def remove_table(name: str) -> Path:
-    """Delete the user's table of game ``name`` (its default table) or the
-    file ``name`` / ``name.h5`` in the user's directory (a card fitted here
-    is removed by its file name, ``NAME.card.json``; removing a table keeps
-    its card). Committed tables belong to the package and are not
-    removed."""
-    from solver.model.rules import GAMES
-    named = name.endswith(".h5") or name.endswith(CARD_SUFFIX)
-    candidates = [user_dir() / (name if named else f"{name}.h5")]
-    if name in GAMES:
-        candidates.insert(0, user_table_path(GAMES[name]))
-    for path in candidates:
-        if path.is_file():
-            path.unlink()
-            return path
-    if name in GAMES and (package_dir() / table_name(GAMES[name])).exists():
-        raise UsageError(f"the table of {name} comes with the program "
-                         f"({package_dir()}); there is none of yours to remove")
-    raise UsageError(f"no table {name!r} in {user_dir()} (farkle tables lists them)")
 
 
 def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:

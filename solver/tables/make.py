@@ -58,7 +58,8 @@ def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e
                     memory: str | None = None, progress=None, players: int = 2):
     """Solve, check the Bellman residual, write the table; returns
     ``(solution, path, residual)``."""
-    from solver.tables.files import user_table_path, write_table
+    from solver.tables.files import write_table
+    from solver.tables.paths import user_table_path
     if players == 2:
         from solver.engine.solution import bellman_residual
         solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)

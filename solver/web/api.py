@@ -72,7 +72,7 @@ class TableDesk:
 
     # ------------------------------------------------------------ the games
     def game_list(self) -> list[dict]:
-        from solver.tables.files import default_path
+        from solver.tables.paths import default_path
         out = []
         for name, rules in self.games.items():
             present = default_path(rules).exists()
@@ -90,7 +90,7 @@ class TableDesk:
 
     def _exact_players(self, rules: Rules) -> list[int]:
         """The numbers of players whose exact table is here."""
-        from solver.tables.files import default_path
+        from solver.tables.paths import default_path
         return [n for n in range(2, 7) if default_path(rules, players=n).exists()]
 
     def rules(self, body: dict) -> Rules:
@@ -108,7 +108,8 @@ class TableDesk:
         return self._advisors[key]
 
     def _load(self, rules: Rules, players: int) -> Advisor:
-        from solver.tables.files import default_path, read_table
+        from solver.tables.files import read_table
+        from solver.tables.paths import default_path
         path = default_path(rules, players=players)
         if path.exists():
             return Advisor(read_table(path, expect=rules, expect_players=players))
@@ -209,12 +210,13 @@ class TableDesk:
 
 def _card(rules: Rules, players: int) -> dict | None:
     """The strategy card the page shows beside the sheet, or None."""
-    from solver.cards.sheet import find_card
+    from solver.cards.store import find_card
+    from solver.cards.text import card_text
     try:
         found = find_card(rules, players)
     except UsageError:
         return None
-    return {"text": found.card.text(rules, found.loss, found.players,
+    return {"text": card_text(found.card, rules, found.loss, found.players,
                                     found.then_table if players == 2 else None),
             "players": found.players,
             "loss": found.loss["loss"] if found.loss else None}

@@ -32,48 +32,16 @@ improvement, so that an interrupted search keeps its best card.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
-from pathlib import Path
 
 import numpy as np
 
 from solver.cards.fit.search import (count_moves, fields_to_fit, first_guess, fit, measure_simple,
                        searched_rows)
 from solver.cards.record import Card
+from solver.cards.store import stored_cards, user_card, write_user_card
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
-
-
-def card_path(rules: Rules, players: int = 2) -> Path:
-    """Where the card fitted here for ``rules`` and ``players`` is kept:
-    beside the table the user makes for them."""
-    from solver.tables.files import card_beside, user_table_path
-    return card_beside(user_table_path(rules, players=players))
-
-
-def user_card(rules: Rules, players: int = 2, refuse_other_rules: bool = True) -> dict | None:
-    """The card fitted here for ``rules`` and ``players`` (``{"card",
-    "loss", "target", "seats", "simple", ...}``), or None; where it was
-    fitted for other rules (a house file edited since), a UsageError, or
-    None without ``refuse_other_rules`` (a search replaces it)."""
-    path = card_path(rules, players)
-    if not path.exists():
-        return None
-    try:
-        entry = json.loads(path.read_text())
-        fitted_for = Rules.from_json(entry["rules"])
-        Card.from_dict(entry["card"])
-    except (ValueError, KeyError, TypeError) as error:
-        if not refuse_other_rules:
-            return None
-        raise UsageError(f"card {path} is damaged ({error}); fit it again with --fit") from None
-    if fitted_for != rules:
-        if not refuse_other_rules:
-            return None
-        raise UsageError(f"card {path} was fitted for other rules (its "
-                         f"{fitted_for.first_difference(rules)}); fit it again with --fit")
-    return entry
 
 
 def adopted(card: Card, rules: Rules, fitted_for: Rules) -> Card:
@@ -96,7 +64,6 @@ def starts(solution) -> dict[str, Card]:
     many dice and the same unit (for two players, and for the table's
     number where one is stored), and the cards fitted here before for these
     rules (for the table's number of players, and for two)."""
-    from solver.cards.sheet import stored_cards
     from solver.model.rules import get_rules
     rules, players = solution.rules, solution_players(solution)
     out = {"the first guess": first_guess(solution)} if players == 2 else {}
@@ -156,7 +123,7 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
         entry.update({"card": card.to_dict(), "loss": loss,
                       "seats": [float(v) for v in seats], "evaluations": evaluations,
                       "seconds": time.perf_counter() - started})
-        _write(rules, players, entry)
+        write_user_card(rules, players, entry)
 
     def step(at):
         if at.loss < entry.get("loss", np.inf) - 1e-12:
@@ -171,7 +138,7 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
     if players == 2:
         # What the rules people use give up beside it, as for the stored cards.
         entry["simple"] = measure_simple(solution, card, 1e-12)
-        _write(rules, players, entry)
+        write_user_card(rules, players, entry)
     return entry
 
 
@@ -248,16 +215,8 @@ def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, sta
     entry.update({"card": card.to_dict(), "loss": loss, "seats": [float(v) for v in seats],
                   "evaluations": len(measured), "sampled": games, "plays": plays,
                   "seconds": time.perf_counter() - started})
-    _write(rules, 2, entry)
+    write_user_card(rules, 2, entry)
     return entry
-
-
-def _write(rules: Rules, players: int, entry: dict) -> None:
-    path = card_path(rules, players)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(entry, indent=1) + "\n")
-    tmp.replace(path)
 
 
 def _duration(seconds: float) -> str:

@@ -1,0 +1,308 @@
+"""The N-player solver's blocks: the score tuples of one level that must be
+solved together, and the compiled policy iteration of one block (the
+equations are :mod:`solver.engine.n_player`'s). Blocks whose pure policy
+cycles are settled by :mod:`solver.engine.equilibrium`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from solver.engine import two_player as game
+from solver.engine import turn_kernel_n as multi_kernel
+from solver.model.compiled_rules import drop_stale_caches
+from solver.engine.two_player import walk
+from solver.engine.turn_kernel_n import (NodeMix, multi_work, rotate_into, take_index,
+                           turn_dp_vec, zero_value)
+from solver.model.states import PlayerSpace
+
+drop_stale_caches(__file__, multi_kernel.__file__, game.__file__)
+
+NEWTON_TOL = 1e-13
+PURE_PASSES = 40
+"""Policy iteration passes after which a block that has not settled is
+taken to cycle (two-player blocks settle in two or three)."""
+
+
+
+class MultiBlocks(NamedTuple):
+    """Nodes grouped into blocks (rotations of one score tuple), blocks into
+    levels (top level first)."""
+    node: np.ndarray
+    succ_local: np.ndarray
+    """Zero-turn successor as an index inside the node's block, or -1."""
+    guess: np.ndarray
+    """Nodes of higher levels whose values start this one's search:
+    ``[i, 0]`` the previous player one score up, ``[i, 1]`` the mover one
+    score up, ``[i, 2]`` both; -1 where there is none (:func:`start_value`)."""
+    block_start: np.ndarray
+    level_start: np.ndarray
+
+
+def build_multi_blocks(space: PlayerSpace, players: int) -> MultiBlocks:
+    P, N = space.size, players
+    nodes = np.arange(P ** N, dtype=np.int64)
+    states = np.stack(np.unravel_index(nodes, (P,) * N), axis=1)
+    scores = space.score[states]
+    level = scores.sum(axis=1)
+    base = int(scores.max()) + 1
+    weights = base ** np.arange(N - 1, -1, -1, dtype=np.int64)
+    # A block's key: the smallest rotation of its score tuple.
+    canonical = np.min([np.roll(scores, -r, axis=1) @ weights for r in range(N)], axis=0)
+    order = np.lexsort((nodes, canonical, -level))
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    level, canonical = level[order], canonical[order]
+
+    def starts(new):
+        return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
+    new_block = np.ones(len(order), dtype=bool)
+    new_block[1:] = (level[1:] != level[:-1]) | (canonical[1:] != canonical[:-1])
+    block_start = starts(new_block)
+    block_of = np.cumsum(new_block) - 1
+    block_level = level[block_start[:-1]]
+    new_level = np.ones(len(block_level), dtype=bool)
+    new_level[1:] = block_level[1:] != block_level[:-1]
+
+    lead = P ** (N - 1)
+    ordered = nodes[order]
+    succ = (ordered % lead) * P + space.zero_next[ordered // lead]
+    succ_pos = position[succ]
+    same = block_of[succ_pos] == block_of
+    succ_local = np.where(same, succ_pos - block_start[block_of], -1)
+    last, first = ordered % P, ordered // lead
+    last_up = space.up[last] >= 0
+    first_up = space.up[first] >= 0
+    prev_up = ordered - last + space.up[last]
+    mover_step = (space.up[first] - first) * lead
+    guess = np.stack([np.where(last_up, prev_up, -1),
+                      np.where(first_up, ordered + mover_step, -1),
+                      np.where(last_up & first_up, prev_up + mover_step, -1)], axis=1)
+    return MultiBlocks(ordered, succ_local.astype(np.int64), guess.astype(np.int64),
+                       block_start, starts(new_level))
+
+
+def block_plan(nodes: int, rules, classes: int) -> NodeMix:
+    """An empty plan of mixed decisions for a block of ``nodes`` nodes
+    (:class:`solver.engine.turn_kernel_n.NodeMix`, one more axis): every decision
+    the best response, every decision recorded."""
+    rows, D = rules.target_units, rules.dice
+    return NodeMix(-np.ones((nodes, rows, D + 1)), np.zeros((nodes, rows, D + 1)),
+                   np.zeros((nodes, rows, D + 1), dtype=np.int8),
+                   -np.ones((nodes, rows, classes)), np.zeros((nodes, rows, classes), np.int64),
+                   np.zeros((nodes, rows, classes), np.int64), np.zeros((nodes, rows, classes)),
+                   np.zeros((nodes, rows, classes), np.int64))
+
+
+def no_plan() -> NodeMix:
+    """No mixed decision and no record: the pure best responses."""
+    return NodeMix(-np.ones((1, 1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1, 1), np.int8),
+                   -np.ones((1, 1, 1)), np.zeros((1, 1, 1), np.int64),
+                   np.zeros((1, 1, 1), np.int64), np.zeros((1, 1, 1)),
+                   np.zeros((1, 1, 1), np.int64))
+
+
+@njit(cache=True)
+def solve_functional_vec(c, d, succ, x, state, path, players):
+    """Solve ``x_i = c_i + d_i rot(x_{succ[i]})`` (``x_i = c_i`` where succ is
+    -1) for vectors ``c_i`` (module docstring)."""
+    k = len(d)
+    N = players
+    state[:k] = 0
+    const = np.empty(N)
+    term = np.empty(N)
+    turned = np.empty(N)
+    for start in range(k):
+        if state[start] != 0:
+            continue
+        length, pos = walk(start, succ, state, path)
+        if pos >= 0:
+            i = path[pos]
+            const[:] = 0.0
+            coef = 1.0
+            for j in range(length - 1, pos - 1, -1):
+                node = path[j]
+                rotate_into(turned, const, N)
+                for comp in range(N):
+                    const[comp] = c[node, comp] + d[node] * turned[comp]
+                coef = d[node] * coef
+            # x = C + B rot^L x: sum (B rot^L)^j C over the order of rot^L.
+            L = (length - pos) % N
+            order = 1
+            while (order * L) % N != 0:
+                order += 1
+            x[i, :] = const
+            term[:] = const
+            for _ in range(order - 1):
+                for _ in range(L):
+                    rotate_into(turned, term, N)
+                    term[:] = turned
+                for comp in range(N):
+                    term[comp] *= coef
+                    x[i, comp] += term[comp]
+            scale = 1.0 / (1.0 - coef ** order)
+            for comp in range(N):
+                x[i, comp] *= scale
+            state[i] = 2
+            for j in range(length - 1, pos, -1):
+                node = path[j]
+                rotate_into(turned, x[succ[node]], N)
+                for comp in range(N):
+                    x[node, comp] = c[node, comp] + d[node] * turned[comp]
+                state[node] = 2
+            length = pos
+        for j in range(length - 1, -1, -1):
+            node = path[j]
+            s = succ[node]
+            if s >= 0:
+                rotate_into(turned, x[s], N)
+                for comp in range(N):
+                    x[node, comp] = c[node, comp] + d[node] * turned[comp]
+            else:
+                x[node, :] = c[node]
+            state[node] = 2
+
+
+@njit(cache=True, inline="always")
+def start_value(V, guess, out):
+    """Where policy iteration starts a node: the plane through the solved
+    values of the previous player one score up (``p``), the mover one score
+    up (``m``) and both (``pm``), ``V[p] + V[m] - V[pm]``, exact where the
+    values are linear in the two scores; else the one of ``p`` and ``m``
+    that exists. A start in the final policy's piece saves a DP pass: 29%
+    fewer than from one neighbour in 3-player cinq-mille-10000
+    (BENCHMARKS.md). Where a block has several pure equilibria, the start
+    decides which one policy iteration settles on."""
+    p, m, pm = guess[0], guess[1], guess[2]
+    if pm >= 0:
+        for comp in range(len(out)):
+            out[comp] = V[p, comp] + V[m, comp] - V[pm, comp]
+    elif p >= 0:
+        out[:] = V[p]
+    elif m >= 0:
+        out[:] = V[m]
+
+
+@njit(cache=True)
+def solve_block_n(b, blocks, seats, rules, dice, moves, values, use_guess, max_passes, a_rows,
+                  plan):
+    """Policy iteration on one block (module docstring), at most
+    ``max_passes`` DP passes, with the block's mixed decisions ``plan``
+    (:func:`block_plan`, or :func:`no_plan`). Returns the passes and the last ``max |x -
+    F(Z)|`` (0 where the last step was accepted unrun); more than NEWTON_TOL
+    means the block has not settled."""
+    V, take_values = values
+    N = seats.players
+    D = rules.dice
+    n0 = blocks.block_start[b]
+    k = blocks.block_start[b + 1] - n0
+    f = np.empty((k, N))
+    c = np.empty((k, N))
+    Z = np.empty((k, N))
+    x = np.empty((k, N))
+    slope = np.empty(k)
+    d = np.empty(k)
+    succ = blocks.succ_local[n0:n0 + k]
+    state = np.empty(k, dtype=np.int64)
+    path = np.empty(k, dtype=np.int64)
+    steady = np.empty((k, 2))
+    work = multi_work(rules.target, a_rows, D, N)
+    planned = plan.bank_q.shape[1] > 1
+    take = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        take[i] = take_index(seats, moves.take_row, moves.bank_slot, blocks.node[n0 + i])
+    # The slopes of the take-over rows, to carry them to a new Z unrun.
+    take_slope = np.empty((k if np.any(take >= 0) else 1, rules.target, max(D - 1, 1)))
+    if use_guess:
+        for i in range(k):
+            start_value(V, blocks.guess[n0 + i], V[blocks.node[n0 + i]])
+    change = np.inf
+    passes = 0
+    while passes < max_passes:
+        passes += 1
+        for i in range(k):
+            if succ[i] >= 0:
+                rotate_into(Z[i], V[blocks.node[n0 + succ[i]]], N)
+            else:
+                zero_value(seats, moves.zero_next, V, blocks.node[n0 + i], Z[i])
+        for i in range(k):
+            node = blocks.node[n0 + i]
+            row = take[i]
+            rows = rules.target if row >= 0 else rules.target - moves.score[node // seats.lead]
+            j = i if planned else 0
+            node_plan = NodeMix(plan.bank_q[j], plan.bank_margin[j], plan.banked[j],
+                                plan.keep_q[j], plan.keep_main[j], plan.keep_alt[j],
+                                plan.keep_margin[j], plan.keep_chosen[j])
+            slope[i] = turn_dp_vec(rules, dice, moves, values, seats, node, Z[i], rows, work,
+                                   node_plan, f[i])
+            steady[i] = work.steady
+            if row >= 0:
+                for t in range(rows):
+                    for n in range(1, D):
+                        take_values[row, t, n - 1] = work.R[t, n]
+                        take_slope[i, t, n - 1] = work.dR[t, n]
+        for i in range(k):
+            if succ[i] >= 0:
+                for comp in range(N):
+                    c[i, comp] = f[i, comp] - slope[i] * Z[i, comp]
+                d[i] = slope[i]
+            else:
+                c[i] = f[i]
+                d[i] = 0.0
+        solve_functional_vec(c, d, succ, x, state, path, N)
+        change = 0.0
+        for i in range(k):
+            for comp in range(N):
+                change = max(change, abs(x[i, comp] - f[i, comp]))
+            V[blocks.node[n0 + i]] = x[i]
+        if change <= NEWTON_TOL:
+            break
+        if not planned and _within_steady(x, Z, succ, steady, N):
+            # The next pass would take the same decisions (module docstring):
+            # its values are x, its take-over rows this pass's moved along
+            # their slopes.
+            _carry_take_rows(take_values, take, take_slope, x, Z, succ, N)
+            change = 0.0
+            break
+    return passes, change
+
+
+@njit(cache=True)
+def _carry_take_rows(take_values, take, take_slope, x, Z, succ, players):
+    """Roll values ``R(t, n)`` of take-over rows moved from ``Z`` to the new
+    ``rot(x[succ])``: ``R + dR (Z' - Z)``, exact while the policy holds."""
+    moved = np.empty(players)
+    for i in range(len(succ)):
+        if take[i] < 0 or succ[i] < 0:
+            continue
+        rotate_into(moved, x[succ[i]], players)
+        for comp in range(players):
+            moved[comp] -= Z[i, comp]
+        rows = take_values[take[i]]
+        for t in range(rows.shape[0]):
+            for n in range(rows.shape[1]):
+                for comp in range(players):
+                    rows[t, n, comp] += take_slope[i, t, n] * moved[comp]
+
+
+@njit(cache=True)
+def _within_steady(x, Z, succ, steady, players):
+    """Whether every node's new ``Z[0]``, ``x[succ][N - 1]`` (the rotation's
+    first component), lies in the range its DP's policy holds over."""
+    for i in range(len(succ)):
+        if succ[i] >= 0:
+            dz = x[succ[i], players - 1] - Z[i, 0]
+            if not steady[i, 0] <= dz <= steady[i, 1]:
+                return False
+    return True
+
+
+@njit(cache=True, parallel=True)
+def solve_level_n(b0, b1, blocks, seats, rules, dice, moves, values, use_guess, a_rows, plan,
+                  passes, changes):
+    for b in prange(b0, b1):
+        passes[b], changes[b] = solve_block_n(b, blocks, seats, rules, dice, moves, values,
+                                              use_guess, PURE_PASSES, a_rows, plan)

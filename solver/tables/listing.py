@@ -1,0 +1,96 @@
+"""The user's tables as ``farkle tables`` lists them: every game's table
+(where it is, its size; or the command, time and size to make it), the
+cards fitted here beside them, and removing one of the user's files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from solver.model.errors import UsageError
+from solver.model.rules import GAMES, Rules
+from solver.tables.files import read_info
+from solver.tables.make import estimated_solve_seconds, estimated_table_bytes
+from solver.tables.paths import (CARD_SUFFIX, card_beside, default_path, package_dir, solve_command,
+                                 table_name, user_dir, user_table_path)
+
+
+def list_tables() -> list[dict]:
+    """Every game of the program and every other table in the user's
+    directory: where its table is (``user`` or ``package``), its size and
+    rules; or that it is missing, with the command and the estimated time
+    and size to make it (``farkle tables``). A strategy card fitted here
+    (``farkle card ... --fit``, kept beside its table as ``NAME.card.json``)
+    is the row's ``card``: its file and loss; a card whose table was
+    removed is a row of its own (status ``card only``)."""
+    rows, seen = [], set()
+    for rules in GAMES.values():
+        path = default_path(rules)
+        if path.exists():
+            rows.append(_present(rules.name, path))
+            seen.add(path.resolve())
+            continue
+        rows.append({"game": rules.name, "status": "missing", "path": str(path),
+                     "command": solve_command(rules),
+                     "estimated_seconds": estimated_solve_seconds(rules),
+                     "estimated_bytes": estimated_table_bytes(rules)})
+    if user_dir().is_dir():
+        for path in sorted(user_dir().glob("*.h5")):
+            if path.resolve() not in seen:
+                rows.append(_present(path.stem, path))
+        for card in sorted(user_dir().glob("*" + CARD_SUFFIX)):
+            name = card.name.removesuffix(CARD_SUFFIX)
+            if not (user_dir() / f"{name}.h5").exists():
+                rows.append({"game": name, "status": "card only", "path": None,
+                             "card": _card_row(card)})
+    for row in rows:
+        if row["status"] not in ("missing", "card only") and \
+                (card := card_beside(Path(row["path"]))).is_file():
+            row["card"] = _card_row(card)
+    return rows
+
+
+def _card_row(path: Path) -> dict:
+    """A card file as ``farkle tables`` lists it: its path and loss
+    (points of a win given up, 0 to 1); a file that cannot be read is
+    listed with ``loss`` None (``farkle card`` says what is wrong with it)."""
+    try:
+        loss = float(json.loads(path.read_text())["loss"])
+    except (ValueError, KeyError, TypeError):
+        loss = None
+    return {"path": str(path), "loss": loss}
+
+
+def _present(game: str, path: Path) -> dict:
+    row = {"game": game, "status": "present", "path": str(path), "bytes": path.stat().st_size,
+           "where": "user" if path.parent.resolve() == user_dir().resolve() else "package"}
+    try:
+        info = read_info(path)
+        row.update(rules=info["rules"], first_player_win=info["first_player_win"])
+        if info["outdated"]:
+            rules = Rules.from_json(json.dumps(info["rules"]))
+            row.update(status="outdated", command=solve_command(rules, info.get("memory")))
+    except UsageError as error:
+        row.update(status="damaged", error=str(error))
+    return row
+
+
+def remove_table(name: str) -> Path:
+    """Delete the user's table of game ``name`` (its default table) or the
+    file ``name`` / ``name.h5`` in the user's directory (a card fitted here
+    is removed by its file name, ``NAME.card.json``; removing a table keeps
+    its card). Committed tables belong to the package and are not
+    removed."""
+    named = name.endswith(".h5") or name.endswith(CARD_SUFFIX)
+    candidates = [user_dir() / (name if named else f"{name}.h5")]
+    if name in GAMES:
+        candidates.insert(0, user_table_path(GAMES[name]))
+    for path in candidates:
+        if path.is_file():
+            path.unlink()
+            return path
+    if name in GAMES and (package_dir() / table_name(GAMES[name])).exists():
+        raise UsageError(f"the table of {name} comes with the program "
+                         f"({package_dir()}); there is none of yours to remove")
+    raise UsageError(f"no table {name!r} in {user_dir()} (farkle tables lists them)")
