@@ -15,7 +15,8 @@ import subprocess
 import sys
 import time
 
-from solver.advice.advisor import Advisor
+from solver.advice.choose import advisor_for
+from solver.model.rules import get_rules
 
 
 def process_seconds(game, args, runs=15):
@@ -29,7 +30,7 @@ def process_seconds(game, args, runs=15):
 
 
 def library_seconds(game, positions=300):
-    advisor = Advisor.for_game(game, compiled=True)
+    advisor = advisor_for(get_rules(game), compiled=True)
     rules, space = advisor.rules, advisor.space
     scores = sorted({int(s) * rules.unit for s in space.score})
     advisor.bank_or_roll(0, 0, 0, rules.dice)                  # load the kernel

@@ -271,7 +271,7 @@ def games_for(game: Game, base: int, quick: bool) -> int:
 def self_play(game: Game, quick: bool) -> dict:
     n = games_for(game, SELF_PLAY_GAMES, quick)
     seed = seed_of(f"{game.key}/self-play")
-    # The tables solve RULES.md's one-level memory; self-play checks them
+    # The tables solve docs/rules.md's one-level memory; self-play checks them
     # under that rule (the paper sheet is measured with the model's cost).
     r = simulate(game.rules, "optimal", "optimal", n, seed=seed, solution=game.solution,
                  one_level=bool(game.rules.crosses))

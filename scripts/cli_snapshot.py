@@ -64,6 +64,12 @@ CALLS = [
 ]
 
 TIMING = re.compile(r"\d+(\.\d+)? ?(s|ms|min|seconds?)\b")
+JSON_TIMING = re.compile(r'("\w*second\w*": )[-\d.e+]+')
+
+
+def masked(text: str) -> str:
+    """``text`` with the times a run measures masked: they differ run to run."""
+    return JSON_TIMING.sub(r"\1<time>", TIMING.sub("<time>", text))
 
 
 def run_calls():
@@ -75,6 +81,11 @@ def run_calls():
         env = {**os.environ, "FARKLE_TABLES": tables, "COLUMNS": "100"}
         committed = os.path.join(os.getcwd(), "tables")
         out = {}
+
+        def local(text):
+            """``text`` with this run's folders named, not spelled out."""
+            return text.replace(scratch, "<tmp>").replace(os.getcwd(), "<repo>")
+
         for call in CALLS:
             args = [a.format(tables=committed, house=house) for a in call]
             done = subprocess.run([sys.executable, "-m", "solver.cli", *args], env=env,
@@ -82,8 +93,8 @@ def run_calls():
                                   stdin=subprocess.DEVNULL)
             key = " ".join(call)
             out[key] = {"status": done.returncode,
-                        "stdout": TIMING.sub("<time>", done.stdout.replace(scratch, "<tmp>")),
-                        "stderr": TIMING.sub("<time>", done.stderr.replace(scratch, "<tmp>"))}
+                        "stdout": masked(local(done.stdout)),
+                        "stderr": masked(local(done.stderr))}
             print(f"{done.returncode}  {key}", file=sys.stderr)
         return out
 
@@ -94,7 +105,10 @@ def main(argv):
             json.dump(run_calls(), file, indent=1)
         return 0
     if len(argv) == 3 and argv[0] == "compare":
-        before, after = (json.load(open(path)) for path in argv[1:])
+        before, after = ({key: {part: masked(text) if isinstance(text, str) else text
+                                for part, text in call.items()}
+                          for key, call in json.load(open(path)).items()}
+                         for path in argv[1:])
         differ = [key for key in before if before[key] != after.get(key)]
         for key in differ:
             print(f"differs: {key}")

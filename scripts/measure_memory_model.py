@@ -27,7 +27,7 @@ measures:
     second), with its binomial standard error, and, sharper, the paired
     difference with the exact self-play on the same dice, with the standard
     error of the per-game differences (:func:`solver.sim.simulate.match`, with
-    the exact self-play as its baseline). Played on RULES.md's one-level
+    the exact self-play as its baseline). Played on docs/rules.md's one-level
     memory (``one_level=True``: the game both tables are about) and on the
     paper sheet (the simulator's default);
 (d) at 10,000: if the model table (``tables/dix-mille.h5``, made by ``farkle

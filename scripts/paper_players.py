@@ -17,7 +17,7 @@ def players_text(N, tabs, data: dict | None) -> str:
 
 def method() -> str:
     return (
-        "`RULES.md` defines the games for two to six players: seats move in turn, each "
+        "`docs/rules.md` defines the games for two to six players: seats move in turn, each "
         "player maximises their own chance of winning, an offer goes to the next player "
         "only, and ties are broken by a fixed rule. A turn start is then the tuple of every "
         "player's state, and its value the vector of every player's chance. The solver "

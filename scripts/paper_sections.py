@@ -72,7 +72,7 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
     if reference:
         worst = max(max(r["start_error"], r["take_error"] or 0) for r in reference)
         P["reference"] = (
-            "`tests/reference_solver.py` is written from `RULES.md` alone and shares none of "
+            "`tests/reference_solver.py` is written from `docs/rules.md` alone and shares none of "
             "the fast solver's structure: no levels, no blocks, no Newton step, no grouped "
             "rolls, its own score-sheet lines (for dix-mille with the exact memory: score, "
             "previous score and crosses, literally), and plain value iteration over every "
@@ -91,7 +91,7 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
         f"value and the difference in standard errors; the largest is "
         f"{N('self/worst_z', worst_z, 'f1')}."
         + ("" if not crossed else
-           " With crosses this self-play plays `RULES.md`'s one-level memory, the rule the "
+           " With crosses this self-play plays `docs/rules.md`'s one-level memory, the rule the "
            "tables solve (the simulator's `one_level=True`); the optimal player uses the "
            "model's table with the exact one-turn look-ahead, so the difference measures the "
            "model as well as the table. Under the paper sheet the same games would have "
@@ -180,7 +180,7 @@ def readings(N) -> str:
         "dix-mille's crosses: a turn without a bank (zero roll or overshoot) is a cross, a bank "
         f"erases them, and at the {N('rules/dix-mille/crosses', dix.crosses, 'int')}rd "
         "consecutive cross the player goes back to the score before their last bank. The "
-        "tables use `RULES.md`'s *one-level memory*: after a fall the previous score is the "
+        "tables use `docs/rules.md`'s *one-level memory*: after a fall the previous score is the "
         "current score, so a further third cross only erases the crosses. The *paper sheet*, "
         "the rule as played with pen and paper, lists every bank and strikes off the last "
         "score at each third cross, so "

@@ -10,7 +10,7 @@ import pytest
 
 # The suite runs in two processes (pytest-xdist, pyproject.toml). numba's
 # cache is not safe against two processes compiling the same kernel at once
-# (numba issue 10128; README, the paragraph on numba's cache), so every worker but the
+# (numba issue 10128; docs/solver.md, "numba's cache"), so every worker but the
 # first compiles into a cache of its own. Set before anything imports numba,
 # which reads it once; the CLI's subprocesses inherit it.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")

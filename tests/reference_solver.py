@@ -1,6 +1,6 @@
 """A deliberately simple second solver, to check :func:`solver.engine.two_player.solve`.
 
-It is written from ``RULES.md`` alone (it borrows only the dice engine's
+It is written from ``docs/rules.md`` alone (it borrows only the dice engine's
 list of every legal keep, ``solver.model.dice.rolls`` and ``solver.model.dice.keeps``
 under the keep rule ``any``, which is tested against brute force on its own;
 the keep rule ``all`` is applied here: every scoring die set aside, the keep
@@ -15,7 +15,7 @@ A player's score-sheet line is a *label* ``(s, prev, c)`` in units
 * games without crosses: ``(s, 0, 0)``, the banked score alone;
 * dix-mille (rule 4, crosses): ``s`` the banked score, ``prev`` the score
   before the player's last bank (0 if none), ``c`` the crosses, ``0 <= c <
-  rules.crosses``. Taken literally from RULES.md, with no merging:
+  rules.crosses``. Taken literally from docs/rules.md, with no merging:
 
       turn without a bank: (s, prev, c) -> (s, prev, c + 1)   if c + 1 < crosses
                                         -> (prev, prev, 0)    at the third cross

@@ -2,7 +2,7 @@
 (``solver/multiplayer.py``): the two-player reference ``reference_solver.py``
 with a vector of N winning probabilities in place of one number.
 
-It reads the game as ``RULES.md`` ("Two or more players") does, and takes
+It reads the game as ``docs/rules.md`` ("Two or more players") does, and takes
 from the two-player reference the two pieces that are one reading of the
 rules sheet and are tested there (against the fast two-player solver and by
 hand): the score-sheet lines ``sheet_lines`` (labels ``(s, prev, c)`` in
@@ -51,7 +51,7 @@ turn is the last player of the next one). With ``a = s(p_1)`` and ``e_0 =
             W[p_2, ..., p_N, x]        otherwise (p_2 rolls fresh: the offer
                                           lapses, the other players never see it)
 
-Decisions (RULES.md tie-break): every choice is made on component 0 of the
+Decisions (docs/rules.md tie-break): every choice is made on component 0 of the
 deciding player's frame: the mover banks when ``bank[0] >= roll[0] - 1e-12``;
 among a roll's keeps the mover takes, among those whose component 0 is
 within 1e-12 of the best, the one with the most points, then the most dice
@@ -67,7 +67,7 @@ over: left at 0 (never read) for a line that may not take over, computed once
 at ``t = T - a`` and copied for a taker (every keep there overshoots or wins).
 Sweeps start from ``W = R = 0`` and stop when the largest change of any
 component of any ``W`` or ``R`` is below ``tol``. With three players or more
-the best responses can go round in a cycle (RULES.md: no pure equilibrium
+the best responses can go round in a cycle (docs/rules.md: no pure equilibrium
 at some levels); then the sweeps never settle, and the solver stops after
 ``max_sweeps`` with ``converged = False`` and marks the turn starts that
 still move (``settled``). Seen here: cinq-mille to 1,500 with three players

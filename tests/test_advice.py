@@ -1,7 +1,7 @@
 """Advice against the simple test solver (tests/reference_solver.py).
 
 Every expected number is read from the reference solver's W (start values)
-and R (roll values) at a small target, combined by the rules of RULES.md
+and R (roll values) at a small target, combined by the rules of docs/rules.md
 (bank: 1 - the waiting player's start value at the new score; a keep: the
 better of banking and rolling after it)."""
 

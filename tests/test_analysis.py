@@ -6,7 +6,7 @@
 * offers, unusable offers, intervals: small cases worked out by hand;
 * bank and take-over decisions, the fair head start and the banking map:
   recomputed from the values of the independent value-iteration solver
-  (tests/reference_solver.py), with the bank formula of RULES.md written out
+  (tests/reference_solver.py), with the bank formula of docs/rules.md written out
   here;
 * the Newton summary: the solver's documented schedule (two passes per
   block in the first sweep, one after).
@@ -34,7 +34,7 @@ from reference_solver import reference_solve
 
 def _scores(rules, dice) -> int | None:
     """Points of keeping exactly these dice, from the scoring table (None:
-    not a legal keep). RULES.md: one straight whole and alone, or face by
+    not a legal keep). docs/rules.md: one straight whole and alone, or face by
     face with every count in the table."""
     counts = Counter(dice)
     for faces, points in rules.straights:
@@ -143,7 +143,7 @@ def _solved(rules):
 
 
 def _reference_banks(rules, ref, p, q, t, n) -> float:
-    """RULES.md's bank, from the reference's arrays: 1 - max(W[q, p'],
+    """docs/rules.md's bank, from the reference's arrays: 1 - max(W[q, p'],
     R[q, p', t, n] where q may take over an offer of n dice)."""
     s = ref.labels[p][0]
     p2 = ref.at(s + t)

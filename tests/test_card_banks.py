@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from solver.cards.text import card_text
 from solver.cards.record import Card
 from solver.cards.sheet import card_bank
 from solver.model.rules import get_rules
@@ -28,7 +29,7 @@ def test_to_an_exact_target_the_card_leaves_enough_to_go():
         == [True, False, False]
     assert [card_bank(plain, rules, 14600, [12000], turn, 2) for turn in (200, 250, 300)] \
         == [True, True, True]
-    assert "never bank leaving less than 200 to 15,000" in card.text(rules)
+    assert "never bank leaving less than 200 to 15,000" in card_text(card, rules)
 
 
 def test_past_a_cap_the_card_rolls_on_for_the_win():
@@ -44,7 +45,7 @@ def test_past_a_cap_the_card_rolls_on_for_the_win():
     for each, banks in ((card, [False, True]), (plain, [True, True])):
         assert [card_bank(each.compiled(rules), rules, me, [3000], 1000, 2)
                 for me in (3800, 3500)] == banks
-    assert "never bank leaving less than 500 to 5,000" in card.text(rules)
+    assert "never bank leaving less than 500 to 5,000" in card_text(card, rules)
 
 
 def test_the_finish_applies_with_few_dice_in_hand():
@@ -68,7 +69,7 @@ def test_the_finish_applies_with_few_dice_in_hand():
     any_dice = dataclasses.replace(card, finish_dice=0).compiled(rules)
     assert card_bank(any_dice, rules, 14500, [10000], 200, 5)
     assert "or bank whatever leaves 300 or less to 15,000, with 3 dice or fewer" \
-        in card.text(rules)
+        in card_text(card, rules)
 
 
 def test_the_finish_may_want_enough_left_to_go():
@@ -89,7 +90,7 @@ def test_the_finish_may_want_enough_left_to_go():
     unbounded = dataclasses.replace(card, finish_from=0).compiled(rules)
     assert card_bank(unbounded, rules, 4600, [4300], 300, 3)
     assert "or bank whatever leaves between 150 and 200 to 5,000, with 3 dice or fewer" \
-        in card.text(rules)
+        in card_text(card, rules)
     # Against 4,750 the roll wins, 43.85% against 40.02% (`--opp 4750`):
     # the other player may finish before the 200 left is made.
     yielding = dataclasses.replace(card, finish_yields_within=250)
@@ -97,7 +98,7 @@ def test_the_finish_may_want_enough_left_to_go():
     assert not card_bank(yielding.compiled(rules), rules, 4600, [4750], 200, 3)
     assert card_bank(yielding.compiled(rules), rules, 4600, [4300], 200, 3)
     assert "with 3 dice or fewer, unless the other player is within 250 of it\n" \
-        in yielding.text(rules)
+        in card_text(yielding, rules)
 
 
 def test_the_card_offers_no_finish_to_the_other_player():
@@ -129,7 +130,7 @@ def test_the_card_offers_no_finish_to_the_other_player():
     assert card_bank(compiled, rules, 14550, [14500], 200, 3)
     assert not card_bank(compiled, rules, 14000, [14700], 200, 3)
     assert card_bank(compiled, rules, 14600, [10000], 200, 3)
-    text = card.text(rules)
+    text = card_text(card, rules)
     assert "unless, with 3 dice or more, the other player, taking over, would be within 100 " \
         "of it" in text
     assert "else, with 3 dice or more, never bank if the other player, taking over, would " \
@@ -140,7 +141,7 @@ def test_the_card_offers_no_finish_to_the_other_player():
     assert not card_bank(old_order.compiled(rules), rules, 14550, [14500], 200, 3)
     assert "  with 3 dice or more, never bank if the other player, taking over, would be " \
         "within 400 of 15,000\n  or bank whatever leaves 300 or less to 15,000, with 3 dice " \
-        "or fewer\n" in old_order.text(rules)
+        "or fewer\n" in card_text(old_order, rules)
 
 
 def test_with_two_dice_the_card_offers_no_finish_either():
@@ -163,11 +164,11 @@ def test_with_two_dice_the_card_offers_no_finish_either():
     assert card_bank(compiled, rules, 13000, [14000], 300, 2)
     assert card_bank(compiled, rules, 13000, [14600], 300, 1)
     assert "  with 3 dice or more, never bank if the other player, taking over, would be " \
-        "within 2,600 of 15,000 (with 2 dice, within 100)\n" in card.text(rules)
+        "within 2,600 of 15,000 (with 2 dice, within 100)\n" in card_text(card, rules)
     alone = dataclasses.replace(card, offer_within=0)
     assert not card_bank(alone.compiled(rules), rules, 13000, [14600], 300, 2)
     assert "  with 2 dice, never bank if the other player, taking over, would be within 100 " \
-        "of 15,000\n" in alone.text(rules)
+        "of 15,000\n" in card_text(alone, rules)
 
 
 def test_on_the_last_cross_the_card_offers_more_dice():
@@ -190,8 +191,8 @@ def test_on_the_last_cross_the_card_offers_more_dice():
     assert not card_bank(card.compiled(rules), rules, Line(9650), [9700], 150, 3)
     assert not card_bank(plain.compiled(rules), rules, last_cross, [9700], 150, 3)
     assert "  on your last cross: take 200 off, and count the offer rules below from 4 " \
-        "dice, not 3\n" in card.text(rules)
-    assert "count the offer rules" not in plain.text(rules)
+        "dice, not 3\n" in card_text(card, rules)
+    assert "count the offer rules" not in card_text(plain, rules)
 
 
 def test_with_a_cross_the_card_finishes_sooner():
@@ -215,9 +216,9 @@ def test_with_a_cross_the_card_finishes_sooner():
         assert card_bank(compiled, rules, line, [9000], 250, 4) == banks
         assert card_bank(compiled, rules, line, [9000], 350, 2) == banks
         assert not card_bank(plain.compiled(rules), rules, line, [9000], 350, 2)
-    assert "(150 with one die; with a cross, 150 with two)" in card.text(rules)
-    assert "300 or less to 10,000, with 3 dice or fewer (any dice with a cross)" in card.text(rules)
-    assert "with a cross" not in plain.text(rules)
+    assert "(150 with one die; with a cross, 150 with two)" in card_text(card, rules)
+    assert "300 or less to 10,000, with 3 dice or fewer (any dice with a cross)" in card_text(card, rules)
+    assert "with a cross" not in card_text(plain, rules)
 
 
 def test_a_big_turn_total_banks_even_leaving_little_to_go():
@@ -236,7 +237,7 @@ def test_a_big_turn_total_banks_even_leaving_little_to_go():
     assert card_bank(card.compiled(rules), rules, 13000, [12000], 1850, 1)
     assert not card_bank(card.compiled(rules), rules, 14500, [12000], 350, 1)
     assert "never bank leaving less than 200 to 15,000 with less than 1,500 set aside" \
-        in card.text(rules)
+        in card_text(card, rules)
 
 
 def test_a_lone_die_may_bank_leaving_less_to_go():
@@ -252,10 +253,10 @@ def test_a_lone_die_may_bank_leaving_less_to_go():
     assert not card_bank(strict.compiled(rules), rules, 9500, [9000], 350, 1)
     assert card_bank(card.compiled(rules), rules, 9500, [9000], 350, 1)
     assert not card_bank(card.compiled(rules), rules, 9500, [9000], 350, 2)
-    assert "never bank leaving less than 200 (150 with one die) to 10,000" in card.text(rules)
-    assert "with one die" not in strict.text(rules)
+    assert "never bank leaving less than 200 (150 with one die) to 10,000" in card_text(card, rules)
+    assert "with one die" not in card_text(strict, rules)
     assert "  with one die, never bank leaving less than 150 to 10,000\n" in \
-        dataclasses.replace(card, leave_at_least=0).text(rules)
+        card_text(dataclasses.replace(card, leave_at_least=0), rules)
 
 
 def test_near_the_other_player_s_end_the_card_banks_by_a_row_of_its_own():
@@ -272,7 +273,7 @@ def test_near_the_other_player_s_end_the_card_banks_by_a_row_of_its_own():
     assert card_bank(plain.compiled(rules), rules, 4000, [4600], 250, 2)
     assert not card_bank(card.compiled(rules), rules, 4000, [4600], 250, 2)
     assert card_bank(card.compiled(rules), rules, 4000, [3000], 250, 2)
-    assert "the other player within 500 of 5,000: bank at 2: 300 | 1: 250\n" in card.text(rules)
+    assert "the other player within 500 of 5,000: bank at 2: 300 | 1: 250\n" in card_text(card, rules)
 
 
 def test_near_its_own_end_the_card_banks_by_a_row_of_its_own():
@@ -289,11 +290,11 @@ def test_near_its_own_end_the_card_banks_by_a_row_of_its_own():
     assert card_bank(card.compiled(rules), rules, 4350, [4000], 400, 3)
     assert not card_bank(card.compiled(rules), rules, 4000, [4000], 400, 3)
     assert "  yourself within 800 of 5,000: bank at 5: 600 | 4: 550 | 3: 400 | 2: 150\n" \
-        in card.text(rules)
+        in card_text(card, rules)
     # Where the row near the other player's end applies too, it decides.
     chasing = dataclasses.replace(card, chase_within=300, chase_bank=plain.bank)
     assert not card_bank(chasing.compiled(rules), rules, 4350, [4750], 400, 3)
-    assert "  else, yourself within 800" in chasing.text(rules)
+    assert "  else, yourself within 800" in card_text(chasing, rules)
 
 
 def test_far_behind_the_card_banks_by_that_row_too():
@@ -309,7 +310,7 @@ def test_far_behind_the_card_banks_by_that_row_too():
     compiled = card.compiled(rules)
     assert not card_bank(compiled, rules, 3000, [6000], 800, 3)
     assert card_bank(compiled, rules, 3000, [3500], 800, 3)
-    assert "trailing by 2,000 or more: bank at 3: 2,000\n" in card.text(rules)
+    assert "trailing by 2,000 or more: bank at 3: 2,000\n" in card_text(card, rules)
 
 
 def test_the_card_banks_what_leaves_five_hundred_or_fifteen_hundred():
@@ -331,7 +332,7 @@ def test_the_card_banks_what_leaves_five_hundred_or_fifteen_hundred():
     assert [card_bank(plain.compiled(rules), rules, me, [8000], t, n) for me, t, n in cases] \
         == [False, False, False, False]
     assert "  or bank whatever leaves 500 or 1,500 to 10,000 with 3 dice or fewer " \
-        "(three 5s, a straight)" in card.text(rules)
+        "(three 5s, a straight)" in card_text(card, rules)
 
 
 def test_with_two_dice_the_card_may_offer_fifty_to_go_but_not_a_hundred():
@@ -350,7 +351,7 @@ def test_with_two_dice_the_card_may_offer_fifty_to_go_but_not_a_hundred():
         == [True, False]
     assert [card_bank(plain.compiled(rules), rules, 9300, opp, t, 2) for opp, t in cases] \
         == [False, False]
-    assert "(with 2 dice, exactly 100)" in card.text(rules)
+    assert "(with 2 dice, exactly 100)" in card_text(card, rules)
 
 
 def test_where_the_other_player_may_not_take_over_the_card_banks_by_a_row_of_its_own():
@@ -369,13 +370,13 @@ def test_where_the_other_player_may_not_take_over_the_card_banks_by_a_row_of_its
     assert card_bank(card.compiled(rules), rules, 3000, [4000], 1500, 4)
     assert not card_bank(card.compiled(rules), rules, 6000, [7000], 1500, 4)
     assert "  the other player short of 5,000 (no take-over): bank at 5: 2,600 | 4: 1,000\n" \
-        in card.text(rules)
+        in card_text(card, rules)
     # Where any entered player may take over, the row is for one not entered.
     dix = get_rules("dix-mille")
     entered = Card("dix-mille", (200, 0, 250, 1950, 5000), open_at=350,
                    safe_bank=(200, 0, 250, 1000, 5000))
     assert "  the other player not entered (no take-over): bank at 4: 1,000\n" \
-        in entered.text(dix)
+        in card_text(entered, dix)
     assert card_bank(entered.compiled(dix), dix, 2000, [0], 1000, 4)
     assert not card_bank(entered.compiled(dix), dix, 2000, [350], 1000, 4)
     # Where nobody may ever take over, the row is the usual one.
@@ -383,7 +384,7 @@ def test_where_the_other_player_may_not_take_over_the_card_banks_by_a_row_of_its
     both = Card("cinq-mille", (200, 250, 550, 800, 2150), open_at=750,
                 safe_bank=(200, 250, 550, 300, 2150))
     assert not card_bank(both.compiled(cinq), cinq, 3000, [3000], 500, 4)
-    assert "take-over" not in both.text(cinq)
+    assert "take-over" not in card_text(both, cinq)
 
 
 def test_the_card_does_not_offer_a_leader_a_take_over():
@@ -410,8 +411,8 @@ def test_the_card_does_not_offer_a_leader_a_take_over():
     # Near the other player's end the card's other rules decide.
     assert card_bank(card.compiled(rules), rules, 11000, [13000], 1000, 3)
     assert "with 3 dice or more, never bank from 550 to 2,950 if the other player leads by " \
-        "1,000 or more with more than 2,500 to go and may take over" in card.text(rules)
+        "1,000 or more with more than 2,500 to go and may take over" in card_text(card, rules)
     # Beside the offer rule, one clause of it.
     both = dataclasses.replace(card, offer_within=1800)
     assert "would be within 1,800 of 15,000, nor from 550 to 2,950 if they lead by 1,000 " \
-        "or more with more than 2,500 to go\n" in both.text(rules)
+        "or more with more than 2,500 to go\n" in card_text(both, rules)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from solver.cards.text import card_text
 from solver.cards.record import Card
 from solver.model.rules import get_rules
 from solver.model.states import Line
@@ -38,12 +39,12 @@ def test_the_most_points_come_later_when_chasing_and_sooner_when_leading():
     # Behind and not chased, the 600 stands (3,000 against 3,500, 450 set aside).
     assert kept(fitted, 3500, 450) == kept(card, 3500, 450) == [1]
     assert "with 600 or more set aside: the most points (2,000 if the other player is " \
-        "within 500 of 5,000, else 250 if you lead)." in fitted.text(rules)
+        "within 500 of 5,000, else 250 if you lead)." in card_text(fitted, rules)
     # From the target on is never: no turn total gets there.
     never = dataclasses.replace(fitted, chase_most_points_from=5000)
     assert kept(never, 4600, 700) == [1]
     assert "the most points (never if the other player is within 500 of 5,000, else 250 " \
-        "if you lead)." in never.text(rules)
+        "if you lead)." in card_text(never, rules)
 
 
 def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
@@ -74,7 +75,7 @@ def test_near_an_exact_target_the_card_keeps_what_leaves_a_good_remainder():
     assert ranked(usual, [1, 1, 2, 3, 4])[0] == [1]
     assert ranked(ended, [1, 1, 2, 3, 4])[0] == [1, 1]
     assert ranked(ended, [1, 5, 5, 2, 3]) == [[1], [1, 5, 5], [5, 5], [1, 5], [5]]
-    text = ended.text(rules)
+    text = card_text(ended, rules)
     assert "leaving 500 or less to 5,000: the points + 50 a die left to roll, 100 less if " \
         "that needs a 5 (50, 150, ...)." in text
     # In a game to at least the target the rule does nothing.
@@ -100,7 +101,7 @@ def test_a_lone_die_offered_is_taken_from_its_own_threshold():
     assert [card_take(line.compiled(rules), rules, 9000, [9000], *o) for o in offers] \
         == [True, True, True, True]
     assert "Take over: when the total + 150 per die offered is 1,000 or more; one die: " \
-        "from 3,000." in card.text(rules)
+        "from 3,000." in card_text(card, rules)
 
 
 def test_near_the_end_the_card_takes_an_offer_that_finishes():
@@ -123,7 +124,7 @@ def test_near_the_end_the_card_takes_an_offer_that_finishes():
     assert [card_take(plain.compiled(rules), rules, 9650, opp, *o) for opp, o in cases] \
         == [False, False, False]
     assert "; and any offer that leaves 100 to 10,000 (up to 200 with 3 dice or more)." \
-        in card.text(rules)
+        in card_text(card, rules)
 
 
 def test_behind_the_card_takes_a_lone_die_sooner():
@@ -145,7 +146,7 @@ def test_behind_the_card_takes_a_lone_die_sooner():
     assert [card_take(plain.compiled(rules), rules, 12000, opp, *o) for opp, o in cases] \
         == [False, False, True]
     assert "one die: from 1,700, from 1,100 when behind by 1,000 or more." \
-        in card.text(rules)
+        in card_text(card, rules)
 
 
 def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
@@ -170,9 +171,9 @@ def test_a_big_keep_of_hot_dice_that_must_be_rolled_counts_less():
     assert [kept(plain, [3, 3, 3, 3, 1]), kept(plain, [1, 1, 1, 5, 5])] == [3100, 1100]
     assert [kept(card, [3, 3, 3, 3, 1]), kept(card, [1, 1, 1, 5, 5])] == [3000, 1100]
     assert "a keep of every die (all 5 to roll again) that brings the turn total to 1,500 " \
-        "or more: 100 less per 1,000 of the turn total it brings." in card.text(rules)
+        "or more: 100 less per 1,000 of the turn total it brings." in card_text(card, rules)
     assert "a keep of every die (all 5 to roll again): 100 less per 1,000 of the turn total " \
-        "it brings." in dataclasses.replace(card, hot_dice_from=0).text(rules)
+        "it brings." in card_text(dataclasses.replace(card, hot_dice_from=0), rules)
     # Where hot dice may be banked, the rule does nothing.
     assert card.compiled(get_rules("cinq-mille")).hot_dice == 0
 
@@ -198,7 +199,7 @@ def test_once_points_are_set_aside_the_dice_left_are_worth_another_row():
     assert [kept(plain, 100), kept(plain, 500)] == [100, 100]
     assert [kept(card, 100), kept(card, 500)] == [100, 200]
     assert "  from 350 set aside: 6: 300 | 5: 300 | 3: 100 | 2: 150 | 1: 200." \
-        in card.text(rules)
+        in card_text(card, rules)
     # A late row like the usual one, or from no total, is no row.
     assert dataclasses.replace(card, late_worth=plain.left_worth).in_play().late_worth == ()
     assert dataclasses.replace(card, late_from=0).in_play() == plain
@@ -227,7 +228,7 @@ def test_leaving_little_to_go_counts_beyond_the_dice():
     assert kept(bonus) == [1, 1]
     assert "leaving 250 or less to 5,000: the points + 100 + 50 a die left to roll, 100 less " \
         "if that needs a 5 (50, 150, ...)." \
-        in bonus.text(rules)
+        in card_text(bonus, rules)
 
 
 def test_the_card_takes_a_lone_die_sooner_from_a_player_near_the_end():
@@ -247,7 +248,7 @@ def test_the_card_takes_a_lone_die_sooner_from_a_player_near_the_end():
         == [True, False]
     assert [card_take(plain.compiled(rules), rules, 7000, opp, 1000, 1) for opp in cases] \
         == [False, False]
-    assert "from 700 if they are within 1,300 of 10,000" in card.text(rules)
+    assert "from 700 if they are within 1,300 of 10,000" in card_text(card, rules)
 
 
 def test_on_the_last_cross_the_card_takes_over_later():
@@ -268,7 +269,7 @@ def test_on_the_last_cross_the_card_takes_over_later():
         == [True, False]
     assert [card_take(plain.compiled(rules), rules, me, [6000], 650, 2) for me in lines] \
         == [True, True]
-    assert "on your last cross: take over only from 200 more" in card.text(rules)
+    assert "on your last cross: take over only from 200 more" in card_text(card, rules)
 
 
 def test_before_the_entry_the_card_counts_the_dice_more_and_the_entry_too():
@@ -292,14 +293,14 @@ def test_before_the_entry_the_card_counts_the_dice_more_and_the_entry_too():
     card = dataclasses.replace(plain, entry_die=50)
     assert [kept(c, dix, 0, 100, [1, 5, 2, 3]) for c in (plain, card)] == [150, 100]
     assert kept(card, dix, 1000, 100, [1, 5, 2, 3]) == 150
-    assert "(before you enter, + 50 a die while short of 350)" in card.text(dix)
+    assert "(before you enter, + 50 a die while short of 350)" in card_text(card, dix)
     quinze = get_rules("quinze-mille-free-keep")
     plain = Card("quinze-mille-free-keep", (250, 200, 400, 4000, 5450, 7500), open_at=500,
                  left_worth=(100, 50, 50, 175, 350, 200), entry_die=25)
     card = dataclasses.replace(plain, entry_reach=125)
     assert [kept(c, quinze, 0, 0, [1, 2, 3, 4, 4, 4]) for c in (plain, card)] == [100, 500]
     assert "(before you enter, + 25 a die while short of 500, + 125 for the keep that " \
-        "reaches it)" in card.text(quinze)
+        "reaches it)" in card_text(card, quinze)
 
 
 def test_a_leader_keeps_the_points_where_a_trailing_player_keeps_the_dice():
@@ -322,7 +323,7 @@ def test_a_leader_keeps_the_points_where_a_trailing_player_keeps_the_dice():
     card = dataclasses.replace(plain, leader_worth=(100, 75, 75, 175, 350, 200))
     assert [kept(plain, 9000, 6000), kept(plain, 3000, 6000)] == [100, 100]
     assert [kept(card, 9000, 6000), kept(card, 3000, 6000)] == [400, 100]
-    assert "1: 100 (if you lead, 2: 75)" in card.text(rules)
+    assert "1: 100 (if you lead, 2: 75)" in card_text(card, rules)
     assert card.in_play().leader_worth and not \
         dataclasses.replace(card, leader_worth=plain.left_worth).in_play().leader_worth
 
@@ -349,12 +350,12 @@ def test_near_the_other_player_s_end_the_card_keeps_by_a_row_of_its_own():
                                chase_bank=(400, 200, 400, 4000, 5450, 7500))
     assert [kept(plain, 14500), kept(plain, 12000)] == [300, 300]
     assert [kept(card, 14500), kept(card, 12000)] == [100, 300]
-    text = card.text(rules)
+    text = card_text(card, rules)
     assert "  the other player within 1,200 of 15,000: bank at 1: 400; keep by dice left " \
         "worth 6: 300 | 5: 350 | 4: 175 | 3: 0 | 2: 0 | 1: 75, in place of the worths below" \
         in text
     # Without a bank row of its own there, on a line of its own.
-    alone = dataclasses.replace(card, chase_bank=()).text(rules)
+    alone = card_text(dataclasses.replace(card, chase_bank=()), rules)
     assert "  the other player within 1,200 of 15,000: dice left worth 6: 300 | 5: 350 | 4: " \
         "175 | 3: 0 | 2: 0 | 1: 75, in place of the worths above" in alone
 
@@ -379,4 +380,4 @@ def test_far_from_the_end_a_trailing_player_takes_a_lone_die_no_sooner():
     assert [card_take(card.compiled(rules), rules, me, [opp], 1100, 1)
             for me, opp in cases] == [False, True]
     assert "from 1,000 when behind by 500 or more and they are within 3,000 of 10,000" \
-        in card.text(rules)
+        in card_text(card, rules)

@@ -147,10 +147,10 @@ def test_the_simulator_plays_the_same_keeps(cinq1500, game, card, monkeypatch):
     (solver.sim.game_loop.keep_value): its card's chance as first player is the
     exact evaluation's within four standard errors, for a card whose keeps
     use every feature."""
-    from solver.cards import sheet as card_sheet
+    from solver.cards import store as card_store
     from solver.sim.simulate import simulate
     table = cinq1500 if game == "cinq-mille" else solve_game(get_rules(game, 1500))
-    monkeypatch.setattr(card_sheet, "card_for", lambda rules: (card, None, {}))
+    monkeypatch.setattr(card_store, "card_for", lambda rules: (card, None, {}))
     result = simulate(table.rules, "card", "optimal", 40000, seed=3, solution=table)
     exact = card_seat_values(table, card)[0]
     assert abs(result.win_rate_a - exact) <= 4 * result.stderr, (result.win_rate_a, exact)

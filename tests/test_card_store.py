@@ -23,7 +23,7 @@ from solver.cards.seat_value import card_seat_values, card_seat_values_n
 from solver.tables.files import read_table
 from solver.tables.paths import default_path
 
-# The README's house game (cinq-mille opening at 500, finished on exactly
+# The house game of docs/commands.md (cinq-mille opening at 500, finished on exactly
 # the target), to 1,000: its table is a second's solve, its fit a few.
 MAISON = 'base = "cinq-mille"\nentry = 500\nexact_target = true\ntarget = 1000\n'
 

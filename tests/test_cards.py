@@ -144,8 +144,8 @@ def test_evaluation_cached_under_one_thread_runs_under_two(tmp_path):
     kernel, frozen into its cache: two threads then shared one part of the
     work arrays, and the run crashed."""
     import os
-    script = ("from solver.model.rules import get_rules; from solver.cards.sheet import card_for;"
-              "from solver.tables.files import default_path, read_table;"
+    script = ("from solver.model.rules import get_rules; from solver.cards.store import card_for;"
+              "from solver.tables.files import read_table; from solver.tables.paths import default_path;"
               "from solver.cards.seat_value import card_seat_values; rules = get_rules('pig');"
               "table = read_table(default_path(rules), rules, lazy_take=False);"
               "print(list(card_seat_values(table, card_for(rules)[0])))")
@@ -276,7 +276,7 @@ def test_card_bot_plays_the_card():
     """`farkle play --bots card`: in whole games of Pig against the optimal
     bot, every decision of the card's seat is the card's rule (hold at its
     threshold, moved by the gap, none in the race)."""
-    from solver.advice.advisor import Advisor
+    from solver.advice.choose import advisor_for
     from solver.play.bots import make_bots
     from solver.play.game import OVER, ROLL, Game
     from solver.sim.policies import parse_policy
@@ -284,7 +284,7 @@ def test_card_bot_plays_the_card():
     card, _, _ = card_for(rules)
     checked = 0
     for seed in range(3):
-        advisor = Advisor.for_game("pig")
+        advisor = advisor_for(rules)
         bots = make_bots({0: parse_policy("card"), 1: parse_policy("optimal")}, advisor.rules, seed)
         play = Game(advisor, 2, bots, seed)
         while play.phase != OVER:

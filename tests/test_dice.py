@@ -1,7 +1,7 @@
 """The dice engine against brute force over every ordered roll.
 
 Expected numbers come from enumerating all 6**n ordered rolls and all 2**n
-subsets of dice positions with the scoring of RULES.md written out here
+subsets of dice positions with the scoring of docs/rules.md written out here
 independently, and from the rule sheets' worked examples."""
 
 import itertools
@@ -35,7 +35,7 @@ def brute_keep_points(rules, dice):
 
 def brute_keeps(rules, roll):
     """Every legal keep of ``roll`` under the keep rule ``any``; under
-    ``all`` (RULES.md: every scoring die set aside, at its highest count)
+    ``all`` (docs/rules.md: every scoring die set aside, at its highest count)
     the one with the most dice, then the most points."""
     found = {}
     for size in range(1, len(roll) + 1):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from solver.advice.advisor import Advisor
+from solver.advice.choose import advisor_for
 from solver.advice.duels import DuelsAdvisor, finish_first, model_values
 from solver.engine.two_player import solve
 from solver.advice.lookahead import step
@@ -206,12 +207,12 @@ def test_advise_beyond_the_exact_tables_answers_from_the_model():
     answer = json.loads(result.stdout)
     assert answer["model"] == "duels" and "independent duels" in answer["note"]
     assert all("wins" not in c for c in answer["choices"])
-    model = DuelsAdvisor(Advisor.for_game("pig").solution, 5)
+    model = DuelsAdvisor(advisor_for(get_rules("pig")).solution, 5)
     expected = model.bank_or_roll(50, opps, 20, 1)
     assert [c["action"] for c in answer["choices"]] == [c.action for c in expected.choices]
     assert [c["win"] for c in answer["choices"]] == pytest.approx(
         [c.win for c in expected.choices], abs=1e-15)
     # Four opponents: finishing before all four is less likely than before
     # any one (the two-player table against each opponent alone).
-    duels = [Advisor.for_game("pig").bank_or_roll(50, o, 20, 1).best.win for o in opps]
+    duels = [advisor_for(get_rules("pig")).bank_or_roll(50, o, 20, 1).best.win for o in opps]
     assert answer["win"] < min(duels)

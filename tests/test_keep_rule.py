@@ -1,4 +1,4 @@
-"""The keep rule (RULES.md, "Points of a keep") and what it changes.
+"""The keep rule (docs/rules.md, "Points of a keep") and what it changes.
 
 The free-keep variants are the games that the tables solved before the keep
 rule became data: their values must not move. The expected values below

@@ -317,7 +317,8 @@ def test_three_players_play_to_the_end_from_the_committed_table():
     nothing up, and the turn-start chances are the table's (they sum to 1)."""
     rules = get_rules("cinq-mille")
     ask = Advisor(read_table(default_path(rules, players=3), expect=rules, expect_players=3))
-    play = Game(ask, 3, {seat: parse_policy("optimal") for seat in range(3)}, seed=4)
+    bots = make_bots({seat: parse_policy("optimal") for seat in range(3)}, rules, 4, 3)
+    play = Game(ask, 3, bots, seed=4)
     movers = set()
     while play.phase != OVER:
         if play.phase == ROLL and play.state.turn_total == 0 and play.state.in_hand == 5:
@@ -339,8 +340,9 @@ def test_three_players_at_the_terminal():
 
 def test_same_seed_same_game():
     def moves(seed):
-        play = Game(advisor("cinq-mille"), 2, {0: parse_policy("optimal"),
-                                              1: parse_policy("random")}, seed)
+        ask = advisor("cinq-mille")
+        bots = make_bots({0: parse_policy("optimal"), 1: parse_policy("random")}, ask.rules, seed)
+        play = Game(ask, 2, bots, seed)
         events = []
         while play.phase != OVER:
             events += play.throw() if play.phase == ROLL else play.bot_move()
@@ -349,7 +351,7 @@ def test_same_seed_same_game():
 
 
 def test_crosses_fall_to_the_previous_score_one_level():
-    """RULES.md rule 4 on the sheet: the third cross goes back to the score
+    """docs/rules.md rule 4 on the sheet: the third cross goes back to the score
     before the last bank; after that fall the previous score is the score,
     and three more crosses change nothing."""
     play = Game(advisor("dix-mille"), 2)

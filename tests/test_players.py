@@ -64,7 +64,7 @@ def mixed_cinq_mille():
 
 
 def test_a_cycling_block_is_settled_by_an_equilibrium(mixed_cinq_mille):
-    """RULES.md, "Cycles and equilibria": at the block that needed mixing,
+    """docs/rules.md, "Cycles and equilibria": at the block that needed mixing,
     every mixing mover is indifferent (to 1e-10) between the two choices it
     mixes, and at every other decision of those turns no pure deviation is
     better for the mover (checked on the numpy replay, which recomputes

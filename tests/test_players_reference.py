@@ -1,7 +1,7 @@
 """The N-player solver against the N-player reference solver.
 
 ``tests/reference_solver_n.py`` is plain value iteration over every tuple of
-score-sheet lines, written from RULES.md with none of the fast solver's
+score-sheet lines, written from docs/rules.md with none of the fast solver's
 structure (no levels, no blocks, no policy iteration, no equilibrium
 selection). Where its sweeps converge the equilibrium it finds is pure, and
 the fast solver must give the same vector at every turn start and every
@@ -162,7 +162,7 @@ def reference_mixed(fast, labels, arrays) -> Mixed:
 
 
 def test_where_best_responses_cycle_the_reference_meets_the_same_equilibrium():
-    """RULES.md's "Cycles and equilibria", checked independently: at
+    """docs/rules.md's "Cycles and equilibria", checked independently: at
     3-player cinq-mille to 1,500 the fast solver mixes a bank and a keep.
     Given those probabilities and nothing else, the reference plays best
     responses everywhere else; its value iteration must now converge, each

@@ -1,13 +1,13 @@
 """The fast solver against the deliberately simple one (tests/reference_solver.py).
 
-The reference solver is written from RULES.md alone, runs plain value
+The reference solver is written from docs/rules.md alone, runs plain value
 iteration over every state until the largest change is below 1e-12, and is
 compared with ``solver.engine.two_player.solve`` at every turn start of the fast solver
 (and every take-over value where the game has take-over) to 1e-9.
 
 dix-mille with crosses (rule 4, exact one-level memory) is solved by the fast
 solver on ``solver.model.states.memory_space``; the reference builds its own
-score-sheet lines (score, previous score, crosses) from RULES.md, keeping the
+score-sheet lines (score, previous score, crosses) from docs/rules.md, keeping the
 crosses of a fallen line (previous == score, or score 0) as separate lines,
 and is compared at every crosses of those.
 """
@@ -165,7 +165,7 @@ def test_takeover_values(case):
 
 @pytest.mark.parametrize("case", CROSSES)
 def test_same_score_sheet_lines(case):
-    """Expected: the reference's lines, built from RULES.md rule 4 by
+    """Expected: the reference's lines, built from docs/rules.md rule 4 by
     following banks and zero turns from (0, 0, 0), are the fast solver's
     states once the crosses of a fallen line (or of score 0) are merged; and
     every line's next line after a zero turn and after each bank agrees."""
@@ -213,7 +213,7 @@ def test_crosses_of_a_fallen_line_change_nothing(case):
     ("dix-mille-700", 5 * 180 / 6 ** 5),
 ])
 def test_reference_by_hand_third_cross_falls_to_previous_score(case, p):
-    """Expected numbers by hand (RULES.md dix-mille rules 1 and 4). Target
+    """Expected numbers by hand (docs/rules.md dix-mille rules 1 and 4). Target
     700 (14 units). A mover at 650 needs exactly 50 points: a roll of 5 dice
     that allows it wins, with probability p; every other roll is a zero turn
     (no keep, or a keep past 700), and no bank is possible before a keep.
@@ -231,7 +231,7 @@ def test_reference_by_hand_third_cross_falls_to_previous_score(case, p):
 
 
 def test_reference_by_hand_fifty_short_in_an_exact_game():
-    """Expected number by hand (RULES.md: any legal keep may be chosen; a keep
+    """Expected number by hand (docs/rules.md: any legal keep may be chosen; a keep
     past an exact target is a zero turn; five 1s win cinq-mille at once).
     cinq-mille-exact to 1,500, mover at 1,450 (29 units), opponent at 1,300:
     the mover wins on this roll with a single 5 (any roll holding a 5) or five

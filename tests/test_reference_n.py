@@ -1,6 +1,6 @@
 """The N-player reference solver (tests/reference_solver_n.py) checked on its own.
 
-With two players the N-player game is the two-player game of RULES.md, so its
+With two players the N-player game is the two-player game of docs/rules.md, so its
 component 0 (the mover's probability of winning) must be the two-player
 reference solver's ``W`` (tests/reference_solver.py, an independent
 implementation with one number per state and ``1 - W`` for the waiting
@@ -120,7 +120,7 @@ def test_four_players_one_winner():
 
 
 def test_three_players_by_hand_pig_to_2():
-    """Expected numbers by hand (RULES.md pig and "Two or more players"):
+    """Expected numbers by hand (docs/rules.md pig and "Two or more players"):
     pig to 2, three players at 0. A roll of 2-6 wins at once, a 1 passes the
     move on to the next player (a zero turn; nobody ever banks short of 2).
     So the start vector w (mover first) satisfies w = (5/6, 0, 0) + 1/6

@@ -57,7 +57,7 @@ def server(house):
 
 
 def best_entry(answer):
-    """The entry that follows the advice (RULES.md's tie-break is the
+    """The entry that follows the advice (docs/rules.md's tie-break is the
     server's: its first choice)."""
     advice = answer["advice"]
     if advice["action"] == "keep":

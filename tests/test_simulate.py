@@ -1,7 +1,7 @@
 """The simulator (solver.sim.simulate, solver.sim.policies): mechanics with scripted
 dice, policies, matches, and whole games against the solved tables.
 
-Where an expected number comes from is said in each test: RULES.md for the
+Where an expected number comes from is said in each test: docs/rules.md for the
 mechanics (scores worked out by hand from its tables), the solver for the
 win probabilities (``Solution.first_player_win``, checked within 4 binomial
 standard errors), and the classic Pig result for the expected-points policy.
@@ -31,7 +31,7 @@ ZERO6 = [2, 3, 4, 6, 6, 2]     # the same with 6 dice (two 2s are no keep)
 
 
 def test_the_zero_rolls_used_below_are_zero_rolls():
-    """RULES.md, "Points of a keep": none of these dice scores."""
+    """docs/rules.md, "Points of a keep": none of these dice scores."""
     assert keeps_of_dice(DIX, ZERO5) == ()
     assert keeps_of_dice(CINQ, ZERO5) == ()
     assert keeps_of_dice(QUINZE, ZERO6) == ()
@@ -45,7 +45,7 @@ def outcomes(game, player=None):
 
 
 def test_dix_mille_sheet_falls_back_two_banks_after_six_crosses():
-    """RULES.md dix-mille 4, read on the whole paper sheet (issue 6): A banks
+    """docs/rules.md dix-mille 4, read on the whole paper sheet (issue 6): A banks
     1000 (three 1s) then 500 (three 5s): sheet 1000, 1500. Three zero turns
     strike 1500 off (back to 1000), three more strike 1000 off (back to 0)."""
     dice = [1, 1, 1, 2, 3] + ZERO5 + [5, 5, 5, 2, 3] + ZERO5 + (ZERO5 + ZERO5) * 6
@@ -58,7 +58,7 @@ def test_dix_mille_sheet_falls_back_two_banks_after_six_crosses():
 
 
 def test_dix_mille_a_bank_erases_the_crosses():
-    """RULES.md dix-mille 4: only *consecutive* crosses count. A: bank 1000,
+    """docs/rules.md dix-mille 4: only *consecutive* crosses count. A: bank 1000,
     two zero turns, bank 500, two zero turns: four crosses, never three in a
     row, so no fall; the sheet reads 1000, 1500."""
     dice = [1, 1, 1, 2, 3] + ZERO5 + ZERO5 + ZERO5 + ZERO5 + ZERO5 \
@@ -70,7 +70,7 @@ def test_dix_mille_a_bank_erases_the_crosses():
 
 
 def test_three_ones_over_two_rolls_are_100_plus_200():
-    """RULES.md "keep": combinations count inside one roll only. A at 1000
+    """docs/rules.md "keep": combinations count inside one roll only. A at 1000
     rolls 1-2-3-4-6 (keeps the 1: 100), then 1-1-2-3 (keeps 1-1: 200), and
     banks at threshold 300: 1000 + 300 = 1300, not 1000 + 1000."""
     game = play_scripted(CINQ, "threshold:300", "threshold:300", [1, 2, 3, 4, 6, 1, 1, 2, 3],
@@ -80,7 +80,7 @@ def test_three_ones_over_two_rolls_are_100_plus_200():
 
 
 def test_an_overshoot_in_an_exact_game_is_a_zero_turn():
-    """RULES.md cinq-mille-exact / dix-mille 1: at 4,950 every keep of
+    """docs/rules.md cinq-mille-exact / dix-mille 1: at 4,950 every keep of
     1-1-2-3-4 (100 or 200) passes 5,000: the turn ends at once as a zero
     turn and the score stays (threshold keeps the most points, 1-1, when
     every keep overshoots). In dix-mille the same at 9,950 is also a cross."""
@@ -94,7 +94,7 @@ def test_an_overshoot_in_an_exact_game_is_a_zero_turn():
 
 
 def test_hitting_an_exact_target_wins():
-    """RULES.md cinq-mille-exact: at 4,900 the 1 of 1-2-3-4-6 makes exactly 5,000."""
+    """docs/rules.md cinq-mille-exact: at 4,900 the 1 of 1-2-3-4-6 makes exactly 5,000."""
     game = play_scripted(get_rules("cinq-mille-exact"), "threshold:300", "threshold:300",
                          [1, 2, 3, 4, 6], turns=1, start=(4900, 0))
     assert game.winner == "A" and outcomes(game) == [("A", "win", 100, 5000)]
@@ -115,7 +115,7 @@ def test_threshold_avoids_an_overshoot_when_it_can():
 
 
 def test_the_forced_keep_overshoots_where_a_free_keep_would_not():
-    """RULES.md quinze-mille case 4 (keep rule ``all``): at 14,500 the roll
+    """docs/rules.md quinze-mille case 4 (keep rule ``all``): at 14,500 the roll
     1 1 1 6 6 2 sets 1-1-1 aside, 1,000 points: 15,500 passes the target and
     the turn is lost. Under the free keep threshold:300 keeps 1-1 (200, the
     most points that do not overshoot) and rolls the 4 dice left (a zero
@@ -141,7 +141,7 @@ def test_the_forced_keep_overshoots_where_a_free_keep_would_not():
 
 
 def test_take_over():
-    """RULES.md quinze-mille 4 (take-over from 5,000). A at 5,000 keeps
+    """docs/rules.md quinze-mille 4 (take-over from 5,000). A at 5,000 keeps
     1-1-5 (250) of 1-1-5-2-3-4, then the 5 of 5-2-3 (300) and banks 300 with
     2 dice unset. B at 6,000 takes over (offer 300 >= threshold 300), rolls
     the 2 dice 1-2, keeps the 1 (400) and banks: 6,400, leaving 1 die. A
@@ -158,7 +158,7 @@ def test_take_over():
 
 
 def test_no_take_over_below_the_minimum():
-    """RULES.md quinze-mille 4: B at 4,000 may not take over; B rolls 6
+    """docs/rules.md quinze-mille 4: B at 4,000 may not take over; B rolls 6
     fresh dice (here a zero roll): 6 + 3 + 6 dice thrown."""
     dice = [1, 1, 5, 2, 3, 4] + [5, 2, 3] + ZERO6
     game = play_scripted(QUINZE, "threshold:300", "threshold:300", dice, turns=2,
@@ -168,7 +168,7 @@ def test_no_take_over_below_the_minimum():
 
 
 def test_last1000_cap():
-    """RULES.md cinq-mille-last1000: A at 3,800 banks 300 (1-1-5-5):
+    """docs/rules.md cinq-mille-last1000: A at 3,800 banks 300 (1-1-5-5):
     min(4,100, 4,000) = 4,000; at 4,000 a bank of 300 is legal and leaves
     4,000; 1-1-1 (1,000) then reaches 5,000 and wins. (A plays threshold:300
     without its guard against useless banks; see the next test.)"""
@@ -191,7 +191,7 @@ def test_threshold_does_not_bank_at_the_cap():
 
 
 def test_five_ones_win_at_once_even_before_opening():
-    """RULES.md cinq-mille 4: five 1s in one roll win at once, also at 0.
+    """docs/rules.md cinq-mille 4: five 1s in one roll win at once, also at 0.
     Five 5s are 5,000 points: they reach the target and win too."""
     game = play_scripted(CINQ, "threshold:300", "threshold:300", [1, 1, 1, 1, 1], turns=1)
     assert game.winner == "A" and outcomes(game)[0][1] == "instant-win"
@@ -200,7 +200,7 @@ def test_five_ones_win_at_once_even_before_opening():
 
 
 def test_hot_dice_forced_or_optional():
-    """RULES.md: 1-1-1-5-5 is 1,100 with every die set aside. In dix-mille
+    """docs/rules.md: 1-1-1-5-5 is 1,100 with every die set aside. In dix-mille
     (forced) A must roll 5 again (zero roll: a cross); in cinq-mille
     (optional) A banks: 1,000 + 1,100 = 2,100, and a bank with no die unset
     offers nothing."""
@@ -213,7 +213,7 @@ def test_hot_dice_forced_or_optional():
 
 
 def test_entry_threshold():
-    """RULES.md dix-mille 2 (entry 350): at 0, 250 (1-1-5) then 300 (a 5)
+    """docs/rules.md dix-mille 2 (entry 350): at 0, 250 (1-1-5) then 300 (a 5)
     may not be banked, so A rolls the last die: a 5 (350, hot dice, forced),
     then a zero roll. Entered (at 50), the same dice bank 300 after the
     second roll."""
@@ -513,7 +513,7 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
 def test_dix_mille_optimal_self_play_matches_the_exact_table(target, dix_tables):
     """The exact-memory table's first-player win probability lies within 4
     standard errors of 200,000 games of optimal self-play, on the paper
-    sheet. The paper sheet and RULES.md's one-level memory part only in
+    sheet. The paper sheet and docs/rules.md's one-level memory part only in
     games where a fallen player reaches a third cross again before a bank
     (``deep_fall_games``; under the keep rule ``all``, whose forced keeps
     overshoot more often, measured at about 1 game in 21 at 700 and at

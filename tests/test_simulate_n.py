@@ -36,7 +36,7 @@ SELF_PLAY = {
     # name: rules, players, what must come up in the games
     "pig-30-3": (get_rules("pig", 30), 3, ()),
     "pig-30-4": (get_rules("pig", 30), 4, ()),
-    # Its table mixes a few decisions (RULES.md, "Cycles and equilibria").
+    # Its table mixes a few decisions (docs/rules.md, "Cycles and equilibria").
     "cinq-mille-1500-3": (get_rules("cinq-mille", 1500), 3, ()),
     # Crosses and falls (one-level memory), entry 350. (Take-over exists
     # but never pays: from 350 up, an offer leaves under 150 to make.)
@@ -83,7 +83,7 @@ def test_optimal_self_play_wins_as_the_table_says(name):
 def test_two_seats_play_the_two_player_simulators_games(game, a, b):
     """With two seats the loop throws the same dice for the same decisions
     as the two-player simulator (its own loop, score sheets read with
-    RULES.md's one-level memory): the very same winners, game by game
+    docs/rules.md's one-level memory): the very same winners, game by game
     counted."""
     rules = get_rules(game)
     two = simulate(rules, a, b, 3000, seed=5, one_level=True)

@@ -17,8 +17,9 @@ probability.
 
 Library use::
 
-    from solver.advice.advisor import Advisor
-    advisor = Advisor.for_game("cinq-mille", compiled=True)   # tables/cinq-mille.h5
+    from solver.advice.choose import advisor_for
+    from solver.model.rules import get_rules
+    advisor = advisor_for(get_rules("cinq-mille"), compiled=True)   # tables/cinq-mille.h5
     advisor.bank_or_roll(me=1500, opp=2000, turn=600, dice=2)
     advisor.keep(me=1500, opp=2000, turn=0, dice=5, roll=[1, 1, 5, 3, 2])
     advisor.take_or_fresh(me=6000, opp=3000, offer=1200, offer_dice=2)
@@ -126,20 +127,10 @@ class Advisor:
         self.solution = solution
         self.rules = solution.rules
         self.space = solution.space
-        self.players = getattr(solution, "players", 2)
+        self.players = solution.players
         self.turn = TurnRules.of(self.rules)
         self.compiled = compiled
         self._replay = lru_cache(maxsize=256)(self._replay_uncached)
-
-    @classmethod
-    def for_game(cls, name: str, target: int | None = None, memory: str | None = None,
-                 compiled: bool = False, players: int = 2) -> "Advisor":
-        from solver.model.rules import get_rules
-        from solver.tables.files import read_table
-        from solver.tables.paths import default_path
-        rules = get_rules(name, target)
-        return cls(read_table(default_path(rules, memory, players), expect=rules,
-                              lazy_take=not compiled, expect_players=players), compiled)
 
     # ------------------------------------------------------------ positions
     def _start(self, me, opp) -> tuple[tuple, int | None]:
@@ -228,7 +219,7 @@ class Advisor:
                 then = "bank" if B[t2, n2, 0] >= R[t2, n2, 0] - TIE else "roll"
             choices.append(_choice("keep", A[t2, 0 if option.win else n2], keep=list(option.dice),
                                    then=then, points=option.points))
-        # RULES.md's tie-break: the most points, then the most dice.
+        # docs/rules.md's tie-break: the most points, then the most dice.
         choices.sort(key=lambda c: (-round(c.win, 12), -c.points, -len(c.keep)))
         return Advice(choices, position=position)
 
@@ -279,7 +270,7 @@ def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
 
 
 TIE = 1e-12
-"""RULES.md's tie: bank rather than roll within it."""
+"""docs/rules.md's tie: bank rather than roll within it."""
 
 
 def _both(values):

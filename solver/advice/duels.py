@@ -267,7 +267,7 @@ class DuelsAdvisor(Advisor):
         advice.position["opp"] = _plain(opp)
         model_note = (f"model: no exact {self.players}-player table for {self.rules.name} to "
                       f"{self.rules.target}; these chances are a race of independent duels "
-                      f"with each opponent, the next player's turn played out (README)")
+                      f"with each opponent, the next player's turn played out (docs/players.md)")
         advice.note = f"{advice.note}; {model_note}" if advice.note else model_note
         return advice
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from solver.model.errors import UsageError
 
 
-def _rules(args):
+def rules_of(args):
     """The game of the command line: GAME, or ``--rules FILE`` (house rules),
     either one played to ``--target`` when given."""
     from solver.model.house_rules import load_house_rules
@@ -32,7 +32,7 @@ def _rules(args):
     return rules if args.target is None else rules.with_target(args.target)
 
 
-def _print_json(data) -> None:
+def print_json(data) -> None:
     print(json.dumps(data, indent=2, default=_json_default))
 
 

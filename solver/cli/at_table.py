@@ -5,8 +5,8 @@ strategy card). :mod:`solver.cli.main` builds their parser.
 
 from __future__ import annotations
 
-from solver.cli.args import _print_json, _rules
-from solver.cli.tables import _load_table, _progress
+from solver.cli.args import print_json, rules_of
+from solver.cli.tables import first_use, memory_of, progress_bar, table_of
 from solver.model.errors import UsageError
 
 
@@ -21,7 +21,7 @@ def _lines(args):
 def _load_advisor(args):
     from solver.advice.advisor import turn_state
     from solver.model.states import player_space, player_state
-    rules = _rules(args)
+    rules = rules_of(args)
     me, opp = _lines(args)
     players = 1 + len(args.opp)
 
@@ -36,20 +36,12 @@ def _load_advisor(args):
 
 
 def _players_advisor(args, rules, players, check=None):
-    """The exact table of ``players``, or with more players than an exact
-    table reaches, the race-of-duels model on the two-player table."""
-    from solver.advice.advisor import Advisor
-    from solver.advice.duels import DuelsAdvisor
-    if players > 2 and args.table is None and not _exact_in_reach(rules, players):
-        return DuelsAdvisor(_load_table(args, rules, check), players)
-    return Advisor(_load_table(args, rules, check, players=players))
-
-
-def _exact_in_reach(rules, players) -> bool:
-    from solver.engine.solution_n import check_player_count
-    from solver.tables.make import in_reach
-    check_player_count(players)
-    return in_reach(rules, players)
+    """The advisor of ``players`` at ``rules``: exact or the model, as
+    :func:`solver.advice.choose.advisor_for` decides; a missing table is
+    made on first use."""
+    from solver.advice.choose import advisor_for
+    return advisor_for(rules, players, memory_of(args, rules), path=args.table,
+                       first_use=first_use(args), before_solving=check)
 
 
 def _parse_offer(text):
@@ -82,7 +74,7 @@ def cmd_advise(args):
                            opponents, args.turn, dice, args.roll,
                            _parse_offer(args.offer) if args.offer is not None else None)
     if args.json:
-        _print_json({**advice.to_json(), **({"card": card} if card else {})})
+        print_json({**advice.to_json(), **({"card": card} if card else {})})
         return
     if advice.note:
         print(advice.note)
@@ -103,7 +95,7 @@ def cmd_simulate(args):
     from solver.sim.simulate import simulate
     from solver.sim.simulate_n import seat_policies
     seats = seat_policies(args.players, args.seat, args.a, args.b)
-    rules = _rules(args)
+    rules = rules_of(args)
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
@@ -112,16 +104,16 @@ def cmd_simulate(args):
     both_optimal = all(str(p) == "optimal" for p in policies)
     solution = None
     if any(p.needs_table for p in policies):
-        solution = _load_table(args, rules, lazy_take=False)
+        solution = table_of(args, rules, lazy_take=False)
     result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
-                      progress=_progress(f"playing {rules.name}") if args.games >= 50_000 else None)
+                      progress=progress_bar(f"playing {rules.name}") if args.games >= 50_000 else None)
     predicted = solution.first_player_win if both_optimal else None
     out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
            "games": result.games, "wins_a": result.wins_a, "win_rate_a": result.win_rate_a,
            "stderr": result.stderr, "predicted": predicted, "unfinished": result.unfinished,
            "seed": args.seed, "seconds": result.seconds}
     if args.json:
-        _print_json(out)
+        print_json(out)
         return
     print(f"{rules.name} to {rules.target}: A ({args.a}) against B ({args.b}), "
           f"{result.games} games, seed {args.seed}")
@@ -142,8 +134,8 @@ def _simulate_seats(args, rules, policies):
         raise UsageError(f"--games must be at least 1, not {args.games}")
     solution = None
     if any(p.needs_table for p in policies):
-        solution = _load_table(args, rules, lazy_take=False, players=args.players)
-    progress = _progress(f"playing {rules.name}") if args.games >= 50_000 else None
+        solution = table_of(args, rules, lazy_take=False, players=args.players)
+    progress = progress_bar(f"playing {rules.name}") if args.games >= 50_000 else None
     if args.players == 2:
         result = two_player_result(simulate(rules, *policies, args.games, seed=args.seed,
                                             solution=solution, progress=progress), solution)
@@ -151,7 +143,7 @@ def _simulate_seats(args, rules, policies):
         result = simulate_n(rules, policies, args.games, seed=args.seed, solution=solution,
                             progress=progress)
     if args.json:
-        _print_json(result.to_json())
+        print_json(result.to_json())
         return
     print("\n".join(result.describe()))
 
@@ -160,7 +152,7 @@ def cmd_card(args):
     from solver.cards.store import find_card, loss_with_players
     from solver.cards.text import card_text
     from solver.engine.solution_n import check_player_count
-    rules = _rules(args)
+    rules = rules_of(args)
     check_player_count(args.players)
     if args.fit:
         interrupted = _fit_card(args, rules)
@@ -200,7 +192,7 @@ def cmd_card(args):
     then_table = found.then_table if args.players == 2 else None
     text = card_text(card, rules, loss, found.players, then_table)
     if args.json:
-        _print_json({"game": rules.name, "players": args.players, "fitted_for": found.players,
+        print_json({"game": rules.name, "players": args.players, "fitted_for": found.players,
                      "card": card.to_dict(), "loss": loss, "loss_with_players": with_players,
                      "two_player_card_loss_with_players": two_player_card
                      if found.players > 2 else None, "simple": found.simple,
@@ -235,7 +227,7 @@ def _fit_card(args, rules) -> int:
         raise UsageError(f"{rules.name} has a stored card for {args.players} players, fitted "
                          "with the program (scripts/fit_cards.py); --fit is for a house "
                          "game, another target or a table of more players")
-    solution = _load_table(args, rules, lazy_take=False, players=args.players)
+    solution = table_of(args, rules, lazy_take=False, players=args.players)
     game = f"--rules {args.rules}" if args.rules is not None else rules.name
     command = (f"farkle card {game}" + (f" --target {rules.target}" if args.target else "")
                + (f" --players {args.players}" if args.players != 2 else "")
@@ -285,7 +277,7 @@ def _fit_card(args, rules) -> int:
 
 def cmd_play(args):
     from solver.play.terminal import check_options, play
-    rules = _rules(args)
+    rules = rules_of(args)
     options = check_options(args, rules)
     return play(_players_advisor(args, rules, options.players), options)
 

@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 from solver.cli.at_table import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
-from solver.cli.args import _print_json, _rules
-from solver.cli.tables import _duration, _megabytes, _memory, _progress
+from solver.cli.args import print_json, rules_of
+from solver.cli.tables import memory_of, progress_bar
+from solver.tables.load import duration, megabytes
 from solver.model.errors import UsageError
 
 class Parser(argparse.ArgumentParser):
@@ -194,7 +195,7 @@ def cmd_variants(args):
     games = [load_house_rules(args.rules)] if args.rules is not None else GAMES.values()
     rows = [rules.describe() for rules in games]
     if args.json:
-        _print_json(rows)
+        print_json(rows)
         return
     for row in rows:
         print(f"{row['name']:<20} {row['dice']} dice  target {row['target']:>6}  "
@@ -203,11 +204,11 @@ def cmd_variants(args):
 
 def cmd_keeps(args):
     from solver.model.dice import keeps_of_dice
-    rules = _rules(args)
+    rules = rules_of(args)
     roll = _dice_roll(rules, args.dice)
     options = keeps_of_dice(rules, roll)
     if args.json:
-        _print_json([{"dice": list(k.dice), "points": k.points, **({"win": True} if k.win else {})}
+        print_json([{"dice": list(k.dice), "points": k.points, **({"win": True} if k.win else {})}
                      for k in options])
         return
     if not options:
@@ -222,10 +223,10 @@ def cmd_keeps(args):
 
 def cmd_odds(args):
     from solver.model.dice import odds
-    rules = _rules(args)
+    rules = rules_of(args)
     rows = odds(rules)
     if args.json:
-        _print_json(rows)
+        print_json(rows)
         return
     print("dice   zero roll   hot dice   best keep (points)")
     for row in rows:
@@ -235,12 +236,12 @@ def cmd_odds(args):
 
 def cmd_solve(args):
     from solver.tables.make import check_players, solve_and_write
-    rules = _rules(args)
-    memory = _memory(args, rules)
+    rules = rules_of(args)
+    memory = memory_of(args, rules)
     check_players(rules, args.players, memory)
     started = time.perf_counter()
     solution, path, residual = solve_and_write(rules, args.out, args.tolerance, memory,
-                                               _progress(f"solving {rules.name}"),
+                                               progress_bar(f"solving {rules.name}"),
                                                players=args.players)
     seconds = time.perf_counter() - started
     seat_wins = _seat_wins(solution)
@@ -252,7 +253,7 @@ def cmd_solve(args):
         from solver.tables.files import equilibria_summary
         result["equilibria"] = equilibria_summary(solution)
     if args.json:
-        _print_json(result)
+        print_json(result)
         return
     if args.players == 2:
         print(f"{rules.name} to {rules.target}: the first player wins with probability "
@@ -267,9 +268,7 @@ def cmd_solve(args):
 
 def _seat_wins(solution) -> list[float]:
     """Each seat's chance at the game start, seat 1 first."""
-    if hasattr(solution, "seat_wins"):
-        return [float(v) for v in solution.seat_wins]
-    return [solution.first_player_win, 1.0 - solution.first_player_win]
+    return [float(v) for v in solution.seat_wins]
 
 
 def _print_equilibria(summary) -> None:
@@ -292,25 +291,25 @@ def cmd_tables(args):
     if args.remove:
         path = remove_table(args.remove)
         if args.json:
-            _print_json({"removed": str(path)})
+            print_json({"removed": str(path)})
         else:
             print(f"removed {path}")
         return
     rows = list_tables()
     if args.json:
-        _print_json(rows)
+        print_json(rows)
         return
     for row in rows:
         if row["status"] == "card only":
             print(f"{row['game']:<24} no table; its card is kept")
         elif row["status"] == "missing":
             print(f"{row['game']:<24} missing: {row['command']} (about "
-                  f"{_duration(row['estimated_seconds'])}, "
-                  f"{_megabytes(row['estimated_bytes'])})")
+                  f"{duration(row['estimated_seconds'])}, "
+                  f"{megabytes(row['estimated_bytes'])})")
         elif row["status"] == "outdated":
             print(f"{row['game']:<24} made by an older farkle-solver: {row['command']}")
         else:
-            print(f"{row['game']:<24} {_megabytes(row['bytes']):>10}  {row['where']:<7} "
+            print(f"{row['game']:<24} {megabytes(row['bytes']):>10}  {row['where']:<7} "
                   f"{row['path']}")
         if "card" in row:
             loss = row["card"]["loss"]
@@ -322,7 +321,7 @@ def cmd_info(args):
     from solver.tables.files import read_info
     info = read_info(args.file)
     if args.json:
-        _print_json(info)
+        print_json(info)
         return
     print(f"{info['file']}: {info['game']} to {info['target']} ({info['bytes'] / 1e6:.1f} MB)")
     if info["players"] == 2:

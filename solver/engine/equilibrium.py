@@ -2,7 +2,7 @@
 
 With three or more players a block (:mod:`solver.engine.n_player`) can have no
 stable pure policy: as player 1's bank decision at some ``(t, n)`` flips,
-player 2's best response flips, which flips player 1's back... RULES.md's
+player 2's best response flips, which flips player 1's back... docs/rules.md's
 "Cycles and equilibria" settles such a block as follows.
 
 1. *Find what flips.* Policy iteration is run on, one pass at a time, and

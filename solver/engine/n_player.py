@@ -39,7 +39,7 @@ With two players (zero-sum) this is Newton's method on convex functions and
 settles in two or three passes. With three or more players the game is not
 zero-sum and the best responses can go round a cycle without settling; such
 a block is handed to :mod:`solver.engine.equilibrium`, which mixes the decisions
-that flip and selects by the logit path (RULES.md, "Cycles and
+that flip and selects by the logit path (docs/rules.md, "Cycles and
 equilibria").
 
 Take-over: a bank offers ``(t, n)`` to the next player, who takes it by

@@ -38,9 +38,24 @@ def reach_wins(states: int) -> np.ndarray:
     return np.ones((states, 1))
 
 
+class SolvedGame:
+    """What every solved game answers, whatever its number of players:
+    ``rules``, ``players``, and :attr:`seat_wins`, each seat's chance at the
+    game start (seat 1 first). :class:`Solution` is the two-player game,
+    :class:`solver.engine.solution_n.MultiSolution` the N-player one."""
+
+    @property
+    def seat_wins(self) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def first_player_win(self) -> float:
+        return float(self.seat_wins[0])
+
+
 @dataclass
-class Solution:
-    """The solved game: the win probabilities at every turn start."""
+class Solution(SolvedGame):
+    """The solved two-player game: the win probabilities at every turn start."""
     rules: Rules
     space: PlayerSpace
     W: np.ndarray
@@ -60,10 +75,13 @@ class Solution:
         reach = reach_wins(self.space.size) if self.reach is None else self.reach
         return Values(self.W, self.take_values, reach)
 
+    players = 2
+
     @property
-    def first_player_win(self) -> float:
+    def seat_wins(self) -> np.ndarray:
         start = self.space.index_of_score(0)
-        return float(self.W[start, start])
+        first = float(self.W[start, start])
+        return np.array([first, 1.0 - first])
 
 
 def replay(solution: Solution, m: int, w: int, compiled: bool = False,

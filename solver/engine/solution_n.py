@@ -3,7 +3,7 @@
 Light on purpose (no numba), like :mod:`solver.engine.solution`: an answer at the
 table imports this, not the solver. The replay is the N-player turn DP of
 :mod:`solver.engine.turn_kernel_n` in numpy: vectors ``R[t, n, k]``, ``A`` and
-``B``, every choice by component 0 (the mover) with RULES.md's tie-break,
+``B``, every choice by component 0 (the mover) with docs/rules.md's tie-break,
 mixed bank decisions (:mod:`solver.engine.equilibrium`) as the table stores them.
 """
 
@@ -18,23 +18,24 @@ from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
+from solver.engine.solution import SolvedGame
 from solver.engine.turn import pad
 from solver.model.turn_rules import OVERSHOOT, TurnRules, keep_result, may_bank, offer
 
 EPS = 1e-12
 """The tie of :mod:`solver.engine.turn_kernel_n` (the same number, for the replay)."""
 MAX_PLAYERS = 6
-"""RULES.md's games are for 2 to 6 players."""
+"""docs/rules.md's games are for 2 to 6 players."""
 
 
 def check_player_count(players: int) -> None:
-    """Refuse a number of players RULES.md does not define."""
+    """Refuse a number of players docs/rules.md does not define."""
     if not 2 <= players <= MAX_PLAYERS:
         raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
 
 
 @dataclass
-class MultiSolution:
+class MultiSolution(SolvedGame):
     """A solved N-player game: every player's chance at every turn start."""
     rules: Rules
     space: PlayerSpace
@@ -80,10 +81,6 @@ class MultiSolution:
     def seat_wins(self) -> np.ndarray:
         """Each seat's chance at the game start, seat 1 first."""
         return np.array(self.V[self.node_of([self.start_state()] * self.players)], dtype=float)
-
-    @property
-    def first_player_win(self) -> float:
-        return float(self.seat_wins[0])
 
     @cached_property
     def _take_rows(self) -> np.ndarray:
@@ -169,7 +166,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     for t in range(T, a_rows):
         A[t, 1:] = Z if keep_result(turn, score, t, False) == OVERSHOOT else win
     R = np.zeros((target, D + 1, N))
-    # Per roll class, its keeps; the chosen one by RULES.md's tie-break.
+    # Per roll class, its keeps; the chosen one by docs/rules.md's tie-break.
     has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
     first = dice.keep_first[:-1][has_keep]
     segment = np.repeat(np.arange(len(first)), np.diff(dice.keep_first)[has_keep])

@@ -25,7 +25,7 @@ So, with ``Z = rot(V[zero node])`` and ``O`` the offered player's choice,
              = V[node']          otherwise (rolling fresh wins ties),
 
 and inside the turn :mod:`solver.engine.turn`'s equations hold with vectors, every
-choice made by component 0 (the mover's own chance), with RULES.md's
+choice made by component 0 (the mover's own chance), with docs/rules.md's
 tie-break within ``EPS``: bank rather than roll, and among keeps the most
 points, then the most dice. Under the chosen policy every value is affine in
 the vector ``Z`` with one scalar slope, the probability that the turn ends in
@@ -38,7 +38,7 @@ without a plan it is taken from the best of the class's base
 :mod:`solver.engine.turn_kernel` (cinq-mille: 221 comparisons a turn total instead
 of 326). With a plan every keep of the class is compared, in the class's
 order, so that the chosen keep's index can be recorded. Both give the same
-keep: the tie-break (RULES.md: the most points, then the most dice) orders
+keep: the tie-break (docs/rules.md: the most points, then the most dice) orders
 the keeps whatever the order they are compared in (short of a chain of
 values each within EPS of the next, wider than EPS end to end).
 
@@ -54,7 +54,7 @@ the DP run there would take the same decisions, so its values are the
 affine ``c + b Z``, and :func:`solver.engine.n_player_blocks.solve_block_n` need not
 run it.
 
-A decision may instead be *mixed* (RULES.md, "Cycles and equilibria"), as
+A decision may instead be *mixed* (docs/rules.md, "Cycles and equilibria"), as
 a :class:`NodeMix` says: a bank decision ``(t, n)`` banks with probability
 ``bank_q[t, n]`` in [0, 1], a keep decision (roll class ``r`` at turn total
 ``t``) takes keep ``keep_alt[t, r]`` with probability ``keep_q[t, r]`` and
@@ -80,7 +80,7 @@ drop_stale_caches(__file__)
 
 EPS = 1e-12
 """Two choices within EPS of each other (in the mover's chance) are a tie,
-settled by RULES.md's tie-break."""
+settled by docs/rules.md's tie-break."""
 
 NEAR = 1e-3
 """Keeps further apart than this (in the mover's chance) bound the policy's
@@ -391,14 +391,14 @@ def _hold(lo, hi, gap, rate, low, high):
 
 @njit(cache=True, inline="always")
 def _keeps_more(keep_units, keep_col, D, n, k, than):
-    """RULES.md's tie-break between keeps ``k`` and ``than``."""
+    """docs/rules.md's tie-break between keeps ``k`` and ``than``."""
     return _more_points_or_dice(keep_units[k], keep_col[k], keep_units[than], keep_col[than],
                                 D, n)
 
 
 @njit(cache=True, inline="always")
 def _more_points_or_dice(units, col, than_units, than_col, D, n):
-    """RULES.md's tie-break among keeps: more points, then more dice set
+    """docs/rules.md's tie-break among keeps: more points, then more dice set
     aside (column ``D`` is hot dice: all ``n`` used; column 0, an instant
     win, is always alone in its roll)."""
     if units != than_units:

@@ -6,7 +6,7 @@ A roll of ``n`` dice is a multiset, written as face counts ``c[1..6]`` with
     P(c) = n! / (c1! c2! ... c6!) / 6**n .
 
 A *keep* is a non-empty sub-multiset ``k <= c`` of one roll in which every
-die counts (RULES.md, "Points of a keep"): either one straight kept whole and
+die counts (docs/rules.md, "Points of a keep"): either one straight kept whole and
 alone, or, face by face, ``sum_f scoring[f][k_f]`` where every ``k_f > 0``
 has an entry (or is an instant win). :func:`keeps` lists every distinct
 legal keep; :func:`keep_table` gives the solver, for each number of dice in

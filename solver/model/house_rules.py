@@ -13,7 +13,7 @@ the fields the file gives::
     exact_target = true
     entry = 500
 
-Every field, its TOML type and what it means (RULES.md for the games):
+Every field, its TOML type and what it means (docs/rules.md for the games):
 
     name, summary      strings (the name names the table file, tables/NAME-TARGET.h5)
     dice, unit         integers: dice in hand at a fresh roll (1 to 6); every

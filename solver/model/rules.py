@@ -1,6 +1,6 @@
 """The games as data.
 
-Every game of ``RULES.md`` is one value of :class:`Rules`. Nothing else in the
+Every game of ``docs/rules.md`` is one value of :class:`Rules`. Nothing else in the
 package tests a game's name: a house rule is a field here, and the dice
 engine, the player-state space, the solver, the simulator and the CLI read
 the fields.

@@ -33,7 +33,7 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
                                  no bank: a cross; at the last one the fall to
                                  (p, p, 0). A fallen line (p == s, or s == 0)
                                  has nothing to lose and is unchanged
-                                 (RULES.md's one-level memory).
+                                 (docs/rules.md's one-level memory).
 
 The functions are plain Python on purpose: the compiled modules wrap them
 with ``numba.njit`` (:data:`solver.engine.turn_kernel.rules_jit` and its users), and

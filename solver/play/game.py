@@ -19,11 +19,11 @@ without asking.
 
 Every decision (take, keep, bank) is priced by :class:`solver.advice.advisor.Advisor`
 for the mover's position: each choice's probability of winning; the best one
-(ties within :data:`TIE` broken as RULES.md says: bank before roll, fresh
+(ties within :data:`TIE` broken as docs/rules.md says: bank before roll, fresh
 before take, then the most points and dice); the cost of the choice made is
 ``best - chosen``. Bots answer the same questions (:class:`solver.play.bots.OptimalBot` from
 the advice, the others from :mod:`solver.sim.policies`' tables). The sheet
-follows RULES.md's one-level memory: a fallen player's previous score is
+follows docs/rules.md's one-level memory: a fallen player's previous score is
 their score (:func:`~solver.model.turn_rules.after_zero_turn`).
 
 Every accepted entry can be undone (the state before it is kept). Decisions
@@ -50,9 +50,9 @@ from solver.model.turn_rules import (OVERSHOOT, WIN, TurnRules, after_bank, afte
 TAKE, ROLL, KEEP, BANK, OVER = "take", "roll", "keep", "bank", "over"
 
 TIE = 1e-12
-"""Two choices within this of each other are equally good (RULES.md)."""
+"""Two choices within this of each other are equally good (docs/rules.md)."""
 
-# RULES.md's tie-break between equal choices: bank rather than roll, roll
+# docs/rules.md's tie-break between equal choices: bank rather than roll, roll
 # fresh rather than take over (lower comes first).
 _PREFERENCE = {"bank": 0, "roll": 1, "fresh": 0, "take": 1}
 
@@ -147,7 +147,7 @@ class Review:
 
 
 def best_choice(advice: Advice) -> Choice:
-    """The best choice, RULES.md's tie-break among those within TIE."""
+    """The best choice, docs/rules.md's tie-break among those within TIE."""
     top = max(choice.win for choice in advice.choices)
     tied = [choice for choice in advice.choices if choice.win >= top - TIE]
     return min(tied, key=lambda c: (_PREFERENCE.get(c.action, 0), -(c.points or 0),

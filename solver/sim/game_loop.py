@@ -5,7 +5,7 @@ Mechanics (one compiled loop, :func:`run_games`, serves every policy)
 * A turn rolls the dice in hand (thrown one by one from a seeded
   splitmix64 generator; a roll is then looked up as a multiset). A roll that
   holds an instant win (``rules.instant_wins``: five 1s in cinq-mille) wins
-  the game at once: nobody would set it aside for less, and RULES.md says the
+  the game at once: nobody would set it aside for less, and docs/rules.md says the
   roll wins "at any time, also before opening". A roll without a keep is a
   zero roll. Otherwise the policy picks one legal keep (under the keep rule
   ``all`` the one forced keep) and ``keep_result`` says whether it wins,
@@ -23,9 +23,9 @@ Mechanics (one compiled loop, :func:`run_games`, serves every policy)
   last score is struck off the sheet (the player goes back to the score
   before their last bank, 0 if none) and the crosses are erased. Six
   crosses in a row thus go back two banks, and so on down the sheet. (The
-  solver's tables use the one-level model of RULES.md; the simulator plays
+  solver's tables use the one-level model of docs/rules.md; the simulator plays
   the paper rule, so the two can be compared. ``one_level=True`` plays the
-  RULES.md rule instead: a player who has fallen since their last bank
+  docs/rules.md rule instead: a player who has fallen since their last bank
   only loses their crosses at a third cross. Either way the result counts
   the games where the two rules part, ``deep_fall_games``.)
 * A player back at 0 must meet the entry again (the sheet says 0).
@@ -83,7 +83,7 @@ DONE, NEED_TABLE, UNKNOWN_SCORE, SCRIPT_END = 0, 1, 2, 3
 # then use the fallen state); NEED_Z: the look-ahead state asked for, or -1;
 # DEEP_IN_GAME/DEEP_GAMES: this game / the games so far in which a
 # fallen player's third cross struck a further score off the sheet (or
-# would have, under ``one_level``): where paper sheet and RULES.md differ.
+# would have, under ``one_level``): where paper sheet and docs/rules.md differ.
 
 
 # ------------------------------------------------------------------ records
@@ -108,7 +108,7 @@ class Games(NamedTuple):
     """Each game's winner (0: A, 1: B, -1: unfinished), or empty."""
     max_turns: int
     one_level: bool
-    """The third cross of a fallen player changes nothing (RULES.md)
+    """The third cross of a fallen player changes nothing (docs/rules.md)
     instead of striking the next score off the paper sheet."""
 
     @classmethod

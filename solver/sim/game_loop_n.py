@@ -1,6 +1,6 @@
 """The compiled game loop of the N-player simulator: whole games with real dice.
 
-Mechanics (RULES.md, "Two or more players"; one loop serves every policy)
+Mechanics (docs/rules.md, "Two or more players"; one loop serves every policy)
 -------------------------------------------------------------------------
 * Seats 0..N-1 (seats 1..N to a person) move in turn, seat 0 first, every
   player at score 0. A turn rolls the dice in hand, thrown from a seeded
@@ -12,7 +12,7 @@ Mechanics (RULES.md, "Two or more players"; one loop serves every policy)
   the dice in hand, ``may_bank`` whether the policy may bank now.
 * Each player's line is (score, previous score, crosses), changed by the
   turn rules themselves: ``after_bank`` and ``after_zero_turn``, the
-  one-level memory of RULES.md that the tables use (no paper sheet here).
+  one-level memory of docs/rules.md that the tables use (no paper sheet here).
 * A bank offers ``offer`` dice to the **next** seat only, who may take it
   (``may_take_over``) at the start of their turn; an offer not taken is gone.
 * A game still running after ``max_turns`` turns (all seats counted) is

@@ -15,7 +15,7 @@ take are choices.)
   when its total is at least ``X``. Two guards (also for ``expected``): no
   bank that leaves the score where it is (at the score cap: the last points
   must then come in one turn), and no take-over of an offer from which
-  every keep overshoots (RULES.md: nothing but a zero turn is left).
+  every keep overshoots (docs/rules.md: nothing but a zero turn is left).
 * ``expected`` -- maximise the expected points banked this turn, ignoring
   both scores: a DP over (turn total, dice in hand) with bank value ``t``,
   zero roll 0, hot dice forced where the rules force them, totals beyond

@@ -17,7 +17,7 @@ A table's player state comes from the paper sheet as a
 :class:`solver.model.states.Line`: score = the last entry, previous = the entry
 before it (0 if none), crosses = the current crosses, mapped by
 :func:`solver.sim.policies.player_states`. The tables use the one-level memory
-of RULES.md, where a fallen player's previous score *is* their score (the
+of docs/rules.md, where a fallen player's previous score *is* their score (the
 *fallen* state: nothing left to lose). So a player who has fallen since
 their last bank is looked up in the fallen state ``previous = score``, even
 though the sheet may still hold an older entry, which a further three
@@ -84,7 +84,7 @@ class SimulationResult:
     deep_fall_games: int = 0
     """Games in which a player who had fallen since their last bank reached a
     third cross again with a score on their sheet: the paper sheet strikes
-    a second score off there, RULES.md's one-level memory does not (the
+    a second score off there, docs/rules.md's one-level memory does not (the
     only games where the two rules, and so simulator and tables, differ)."""
     common_dice: bool = False
     """Each game had its own dice stream (module docstring)."""
@@ -235,7 +235,7 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
     ``progress(done, total)`` is called after each batch of games.
     ``common_dice``: each game its own dice stream (module docstring);
     ``keep_winners``: the result's ``winners`` holds each game's winner.
-    ``one_level``: play the crosses as RULES.md (and the tables) do, a
+    ``one_level``: play the crosses as docs/rules.md (and the tables) do, a
     fallen player's third cross changing nothing, instead of the paper
     sheet (module docstring)."""
     if games < 1:

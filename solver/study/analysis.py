@@ -22,7 +22,7 @@ and a bank with ``n`` dice unset is an offer (:func:`solver.model.turn_rules.off
 Decisions as intervals. With ``R[t, n]`` the value of rolling and ``B[t,
 n]`` of banking (:func:`solver.engine.solution.replay`), optimal play banks at a
 reachable ``(t, n)`` where the bank is allowed and ``B >= R`` (ties bank,
-RULES.md). It takes over an offer ``(t, n)`` when ``R_taker(t, n) > W[m,
+docs/rules.md). It takes over an offer ``(t, n)`` when ``R_taker(t, n) > W[m,
 w]``, the value of a fresh turn (ties roll fresh). :func:`runs` turns such a
 yes/no over the reachable totals into maximal intervals ``[lo, hi]`` of
 consecutive reachable totals: one interval reaching up to the largest

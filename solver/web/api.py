@@ -20,7 +20,7 @@ the page dropping its last entry, and a restarted server loses nothing.
     text, as ``farkle card`` prints it, and the points it gives up; null
     where the game has none).
     Seats (``mover``, ``winner``, ``seat``) are indices into ``sheet``, 0
-    first; ``recommended`` indexes ``advice.choices`` (RULES.md's
+    first; ``recommended`` indexes ``advice.choices`` (docs/rules.md's
     tie-break among equal choices).
 ``POST /api/advise``  ``{"game", "me", "opp", "turn", "dice", "roll",
 "offer", "crosses", "previous", "opp_crosses", "opp_previous"}``
@@ -30,7 +30,7 @@ With more players than the game's exact tables hold, advice comes from
 the two-player table as ``farkle advise`` gives it (the race-of-duels
 model, :class:`solver.advice.duels.DuelsAdvisor`). A request the game cannot take is a
 :class:`BadRequest` (HTTP 400), a game without its table a
-:class:`MissingTable` (HTTP 404); both carry one line for the page.
+:class:`solver.tables.load.MissingTable` (HTTP 404); both carry one line for the page.
 """
 
 from __future__ import annotations
@@ -40,10 +40,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 from solver.advice.advisor import Advisor, lines_of
-from solver.advice.duels import DuelsAdvisor
+from solver.advice.choose import advisor_for
 from solver.model.errors import UsageError
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.model.rules import GAMES, Rules
+from solver.tables.load import table_exists
 
 MAX_ENTRIES = 10_000
 """Far more entries than any game needs: a longer list is refused."""
@@ -51,10 +52,6 @@ MAX_ENTRIES = 10_000
 
 class BadRequest(UsageError):
     status = 400
-
-
-class MissingTable(UsageError):
-    status = 404
 
 
 class TableDesk:
@@ -72,10 +69,9 @@ class TableDesk:
 
     # ------------------------------------------------------------ the games
     def game_list(self) -> list[dict]:
-        from solver.tables.paths import default_path
         out = []
         for name, rules in self.games.items():
-            present = default_path(rules).exists()
+            present = table_exists(rules)
             out.append({"name": name, "house_rules": rules is self.house_rules,
                         "table": present, "command": None if present else self._command(rules),
                         "exact_players": self._exact_players(rules),
@@ -90,8 +86,7 @@ class TableDesk:
 
     def _exact_players(self, rules: Rules) -> list[int]:
         """The numbers of players whose exact table is here."""
-        from solver.tables.paths import default_path
-        return [n for n in range(2, 7) if default_path(rules, players=n).exists()]
+        return [n for n in range(2, 7) if table_exists(rules, n)]
 
     def rules(self, body: dict) -> Rules:
         name = body.get("game")
@@ -108,17 +103,11 @@ class TableDesk:
         return self._advisors[key]
 
     def _load(self, rules: Rules, players: int) -> Advisor:
-        from solver.tables.files import read_table
-        from solver.tables.paths import default_path
-        path = default_path(rules, players=players)
-        if path.exists():
-            return Advisor(read_table(path, expect=rules, expect_players=players))
-        path = default_path(rules)
-        if not path.exists():
-            raise MissingTable(f"{rules.name} has no table here yet: make it with: "
-                               f"{self._command(rules)}")
-        solution = read_table(path, expect=rules)
-        return Advisor(solution) if players == 2 else DuelsAdvisor(solution, players)
+        """The page never solves: exact where the table is here, else the
+        model (:func:`solver.advice.choose.advisor_for`); a missing table
+        is a 404 naming the command that makes it."""
+        return advisor_for(rules, players,
+                           command=lambda rules, memory, table_players: self._command(rules))
 
     # ------------------------------------------------------- the questions
     def play(self, body: dict) -> dict:
@@ -198,7 +187,7 @@ class TableDesk:
                       if state.offer else None),
             "winner": state.winner,
             "advice": advice.to_json() if advice is not None else None,
-            # RULES.md's tie-break may prefer a choice after the first.
+            # docs/rules.md's tie-break may prefer a choice after the first.
             "recommended": (advice.choices.index(best_choice(advice))
                             if advice is not None else None),
             "bank_refusal": game.bank_refusal() if state.phase == "bank" else None,

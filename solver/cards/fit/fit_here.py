@@ -87,7 +87,7 @@ def starts(solution) -> dict[str, Card]:
 
 
 def solution_players(solution) -> int:
-    return int(getattr(solution, "players", 2))
+    return solution.players
 
 
 def seat_values_for(solution):

@@ -1,0 +1,134 @@
+"""Load a game's table, or solve it when it is missing: the one way every
+command, the page, play and card fitting get a table.
+
+:func:`load_table` reads ``path`` when one is given; else the default
+table of the rules and players (the user's tables, then the committed
+ones). A default table that is missing, or was made by an older program,
+is handed to ``first_use``:
+
+* ``None`` (the page; anything that may not solve): a missing table is
+  refused with one line naming the command that makes it
+  (:class:`MissingTable`, HTTP 404), an outdated one by its reader;
+* a :class:`FirstUse`: solved on the spot when the estimate is at most
+  :data:`ON_THE_SPOT_SECONDS`, when ``solve`` says so, or when ``ask``
+  (the person at the terminal) agrees; refused with the command and the
+  estimate otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from solver.model.errors import UsageError
+from solver.model.rules import Rules
+from solver.tables.files import outdated, read_table
+from solver.tables.make import (check_players, estimated_solve_seconds, estimated_table_bytes,
+                                solve_and_write)
+from solver.tables.paths import default_path, solve_command
+
+# A missing table that takes longer than this to make is named as a command
+# to run instead of being solved on the spot, unless the person agrees.
+ON_THE_SPOT_SECONDS = 30.0
+
+
+class MissingTable(UsageError):
+    """A table that is not here and may not be made now."""
+    status = 404
+
+
+@dataclass
+class FirstUse:
+    """How a missing table may be made on first use.
+
+    ``command(rules, memory, players)`` names the command that makes it
+    (for messages); ``ask(question)`` asks the person at the terminal a
+    yes-or-no question (None: nobody to ask); ``solve`` makes it whatever
+    the estimate; ``say(line)`` tells what is being done; ``progress(
+    description)`` gives a ``progress(done, total)`` callback or None."""
+    command: Callable = None
+    ask: Callable | None = None
+    solve: bool = False
+    say: Callable = lambda line: None
+    progress: Callable = lambda description: None
+
+    def make(self, rules: Rules, memory: str | None, players: int, path, why: str) -> None:
+        seconds = estimated_solve_seconds(rules, memory, players)
+        cost = f"about {duration(seconds)}, {megabytes(estimated_table_bytes(rules, memory, players))}"
+        who = f" with {players} players" if players != 2 else ""
+        command = (self.command or solve_command)(rules, memory, players)
+        refusal = f"{rules.name}{who} {why}; make it with: {command} ({cost})"
+        if seconds > ON_THE_SPOT_SECONDS and not self.solve:
+            if self.ask is None or not self.ask(f"{rules.name}{who} {why}: solve it now? "
+                                                f"{cost} [y/N] "):
+                raise UsageError(refusal)
+        self.say(f"solving {rules.name}{who} ({cost}) into {path}")
+        solve_and_write(rules, memory=memory, progress=self.progress(f"solving {rules.name}"),
+                        players=players)
+
+
+ALWAYS_SOLVE = FirstUse(solve=True)
+"""Solve a missing table whatever the estimate (scripts, card fitting)."""
+
+
+def load_table(rules: Rules, players: int = 2, memory: str | None = None, *, path=None,
+               first_use: FirstUse | None = None, lazy_take: bool = True,
+               before_solving: Callable | None = None, command: Callable | None = None):
+    """The solved game of ``rules`` and ``players`` (module docstring):
+    ``path`` if given, else the default table, made on first use
+    (:func:`ensure_table`); a default table that cannot be read names the
+    command that makes it again."""
+    if path is not None:
+        check_players(rules, players, memory)
+        return read_table(path, expect=rules, lazy_take=lazy_take, expect_players=players)
+    path = ensure_table(rules, players, memory, first_use=first_use,
+                        before_solving=before_solving, command=command)
+    try:
+        return read_table(path, expect=rules, lazy_take=lazy_take, expect_players=players)
+    except UsageError as error:
+        if first_use is None:
+            raise
+        # The default table of a house-rules file edited since it was made
+        # (or a damaged one): solving again replaces it.
+        raise UsageError(f"{error}; solve it again with: "
+                         f"{(command or first_use.command or solve_command)(rules, memory, players)}"
+                         ) from None
+
+
+def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
+                 first_use: FirstUse | None = None, before_solving: Callable | None = None,
+                 command: Callable | None = None):
+    """The path of the default table of ``rules`` and ``players``, made
+    first when missing or outdated and ``first_use`` allows (module
+    docstring). ``before_solving()`` runs before any solve, so that bad
+    input is refused first; ``command`` names the solve command in messages
+    (as :attr:`FirstUse.command`)."""
+    check_players(rules, players, memory)
+    path = default_path(rules, memory, players)
+    if first_use is None and not path.exists():
+        who = f" with {players} players" if players != 2 else ""
+        raise MissingTable(f"{rules.name}{who} has no table here yet: make it with: "
+                           f"{(command or solve_command)(rules, memory, players)}")
+    if first_use is not None and (not path.exists() or outdated(path)):
+        why = ("has no table yet" if not path.exists()
+               else "has a table made by an older farkle-solver")
+        if before_solving is not None:
+            before_solving()
+        first_use.make(rules, memory, players, path, why)
+    return path
+
+
+def table_exists(rules: Rules, players: int = 2, memory: str | None = None) -> bool:
+    """Whether the default table of ``rules`` and ``players`` is here."""
+    return default_path(rules, memory, players).exists()
+
+
+def duration(seconds: float) -> str:
+    """An estimate of time as a person reads it: 5 s steps, then minutes."""
+    if seconds < 90:
+        return f"{max(5, round(seconds / 5) * 5):.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1e6:.0f} MB" if size >= 1e6 else "under 1 MB"
