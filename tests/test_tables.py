@@ -73,6 +73,20 @@ def test_removing_a_committed_table_or_an_unknown_one_is_refused(home):
     assert (package_dir() / "cinq-mille.h5").is_file()
 
 
+def test_remove_never_reaches_outside_the_users_directory(home, tmp_path):
+    """Issue 68: ``--remove ../x.h5`` or an absolute path deleted files
+    elsewhere. A name that is a path is refused, and the file stays."""
+    env, user = home
+    user.mkdir(parents=True)
+    outside = tmp_path / "precious.h5"
+    outside.write_bytes(b"not yours")
+    for name in (str(outside), "../../../precious.h5", "../precious", "..", "sub/precious.h5"):
+        result = run("tables", "--remove", name, env=env, check=2)
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert "not a path" in result.stderr
+    assert outside.read_bytes() == b"not yours"
+
+
 def test_without_a_terminal_a_slow_table_is_named_not_made(home):
     env, user = home
     env["FARKLE_SOLVE_RATE"] = SLOW

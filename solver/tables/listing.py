@@ -82,6 +82,10 @@ def remove_table(name: str) -> Path:
     is removed by its file name, ``NAME.card.json``; removing a table keeps
     its card). Committed tables belong to the package and are not
     removed."""
+    if name in ("", ".", "..") or Path(name).name != name:
+        # A path would reach outside the user's directory (../.., /abs).
+        raise UsageError(f"--remove takes a table's game or file name in {user_dir()}, "
+                         f"not a path: {name!r}")
     named = name.endswith(".h5") or name.endswith(CARD_SUFFIX)
     candidates = [user_dir() / (name if named else f"{name}.h5")]
     if name in GAMES:
