@@ -27,7 +27,8 @@ A player's score-sheet line is a *label* ``(s, prev, c)`` in units
   anything; the tests check that their values agree.
 
 A bank of ``t`` is allowed when ``s + t < T`` (reaching the target wins at
-once, see below) and the entry is met (``s > 0`` or ``t >=`` entry); with a
+once, see below), ``t`` is at least the minimum bank of every turn, and the
+entry is met (``s > 0`` or ``t >=`` entry); with a
 last-turn rule the banked score is ``min(s + t, cap)``. The labels are those
 reached from ``(0, 0, 0)`` by these two moves (breadth-first), in a list;
 ``zero_next[p]`` and ``bank_next[p, t]`` (-1: no bank) are the two moves as
@@ -131,9 +132,12 @@ def after_zero_turn(rules: Rules, label):
 
 def after_bank(rules: Rules, label, t: int):
     """The line after banking ``t`` units, or None where the bank is not
-    allowed (entry not met, or ``s + t`` at or past the target)."""
+    allowed (entry or minimum bank not met, or ``s + t`` at or past the
+    target)."""
     s = label[0]
     if s + t >= rules.target_units or (s == 0 and t < rules.entry_units):
+        return None
+    if t * rules.unit < rules.min_bank:
         return None
     if not rules.crosses:
         cap = rules.score_cap_units

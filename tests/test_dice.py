@@ -4,6 +4,7 @@ Expected numbers come from enumerating all 6**n ordered rolls and all 2**n
 subsets of dice positions with the scoring of docs/rules.md written out here
 independently, and from the rule sheets' worked examples."""
 
+import dataclasses
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -21,6 +22,15 @@ def brute_keep_points(rules, dice):
     for faces, points in rules.straights:
         if sorted(dice) == sorted(faces):
             return points, False
+    whole = max((points for shape, points in rules.combinations
+                 if sorted(counts.values(), reverse=True) == list(shape)), default=None)
+    by_face = _by_face(rules, counts)
+    if whole is None:
+        return by_face
+    return max(by_face or (0, False), (whole, False))
+
+
+def _by_face(rules, counts):
     total, win = 0, False
     for face, count in counts.items():
         if (face, count) in rules.instant_wins:
@@ -50,9 +60,17 @@ def brute_keeps(rules, roll):
     return found
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+# Farkle's whole-roll combinations (issue 67) on six dice, with the free
+# keep: three pairs, two triplets, four of a kind with a pair, and a pair
+# shape that a four and a pair also fill.
+COMBINATIONS = dataclasses.replace(
+    GAMES["quinze-mille-free-keep"], name="combinations",
+    combinations=(((2, 2, 2), 750), ((3, 3), 2500), ((4, 2), 1500), ((2, 2), 50)))
+
+
+@pytest.mark.parametrize("name", [*GAMES, "combinations"])
 def test_rolls_and_keeps_equal_brute_force(name):
-    rules = get_rules(name)
+    rules = COMBINATIONS if name == "combinations" else get_rules(name)
     for n in range(1, rules.dice + 1):
         probability = Counter()
         expected_keeps = {}
@@ -243,3 +261,17 @@ def test_keep_rule_all_sets_every_scoring_die_aside():
     # Four 2s and a 5: every die scores.
     assert keeps_of_dice(dix, [2, 2, 2, 2, 5]) == (Keep((2, 2, 2, 2, 5), 2050),)
     assert keeps_of_dice(dix, [2, 3, 4, 6, 6]) == ()
+
+
+def test_combinations_by_hand():
+    """Worked by hand from the shapes: two triplets of 1s and 5s are 2,500
+    (not 1,000 + 500), three pairs 750 whatever the faces, 6-6-6-6-2-2 the
+    four with a pair (1,500) and, as two pairs of the shape (2, 2), also
+    2-2-6-6 for 50; a roll with no such shape keeps nothing new."""
+    def best(roll):
+        return {k.dice: k.points for k in keeps_of_dice(COMBINATIONS, roll)}
+    assert best((1, 1, 1, 5, 5, 5))[(1, 1, 1, 5, 5, 5)] == 2500
+    assert best((2, 3, 3, 4, 4, 2))[(2, 2, 3, 3, 4, 4)] == 750
+    four = best((6, 6, 6, 6, 2, 2))
+    assert four[(2, 2, 6, 6, 6, 6)] == 1500 and four[(2, 2, 6, 6)] == 50
+    assert (2, 2, 6, 6, 6, 6) not in best((6, 6, 6, 6, 2, 3))

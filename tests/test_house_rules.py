@@ -84,6 +84,20 @@ def test_takeover_min_and_target_option_reach_the_game(house):
     assert json.loads(solved.stdout)["table"].endswith("house-1000.h5")
 
 
+def test_combinations_and_a_minimum_bank_from_a_file(house):
+    """Issue 67's fields as a player writes them: three pairs and two
+    triplets reach ``farkle keeps``, the minimum bank ``variants``."""
+    path = house('base = "quinze-mille-free-keep"\nname = "pairs"\nmin_bank = 300\n'
+                 'combinations = [[[2, 2, 2], 750], [[3, 3], 2500]]\n')
+    rules = load_house_rules(path)
+    assert rules.combinations == (((2, 2, 2), 750), ((3, 3), 2500)) and rules.min_bank == 300
+    out = json.loads(farkle("keeps", "--rules", path, 2, 2, 3, 3, 6, 6, "--json", check=0).stdout)
+    assert out[0] == {"dice": [2, 2, 3, 3, 6, 6], "points": 750}
+    shown = json.loads(farkle("variants", "--rules", path, "--json", check=0).stdout)[0]
+    assert shown["min_bank"] == 300 and shown["combinations"] == [[[2, 2, 2], 750],
+                                                                  [[3, 3], 2500]]
+
+
 def test_keeps_with_rules_takes_every_number_as_a_die(house):
     # Fives worth twice cinq-mille's: one 5 is 100, two are 200.
     path = house(SMALL_HOUSE + 'scoring = [[100, 200, 1000, 1100, 0], [0, 0, 200, 0, 0], '
@@ -116,6 +130,14 @@ BAD_FILES = [
      "name"),
     ("crosses with a capped score", 'base = "cinq-mille-last1000"\ncrosses = 3\n',
      "crosses"),
+    ("combination shape not largest first", 'base = "quinze-mille"\n'
+     'combinations = [[[2, 4], 1500]]\n', "combinations"),
+    ("combination of more dice than the game", 'base = "cinq-mille"\n'
+     'combinations = [[[2, 2, 2], 750]]\n', "combinations"),
+    ("combination worth nothing", 'base = "quinze-mille"\ncombinations = [[[3, 3], 0]]\n',
+     "combinations"),
+    ("minimum bank off the unit", 'base = "cinq-mille"\nmin_bank = 325\n', "min_bank"),
+    ("minimum bank at the target", 'base = "cinq-mille"\nmin_bank = 5000\n', "min_bank"),
 ]
 
 

@@ -6,6 +6,7 @@ person would (pexpect), mistakes included; the others play the library's
 from the Advisor's values for the same position.
 """
 
+import dataclasses
 import functools
 import io
 import json
@@ -26,6 +27,7 @@ from solver.sim.policies import parse_policy
 from solver.model.rules import get_rules
 from solver.model.states import Line
 from solver.tables.files import read_table
+from solver.tables.load import ALWAYS_SOLVE, load_table
 from solver.tables.paths import default_path
 
 # Small targets, so that a missing table solves in a few seconds.
@@ -40,11 +42,7 @@ ZERO_ROLL = [2, 3, 4, 6, 6]
 def advisor(game: str) -> Advisor:
     """The Advisor of a game at its small target (solved here if missing,
     into the session's scratch tables)."""
-    from solver.tables.make import solve_and_write
-    rules = get_rules(game, SMALL[game])
-    if not default_path(rules).exists():
-        solve_and_write(rules)
-    return Advisor(read_table(default_path(rules), expect=rules))
+    return Advisor(load_table(get_rules(game, SMALL[game]), first_use=ALWAYS_SOLVE))
 
 
 def spawn(*args) -> pexpect.spawn:
@@ -381,6 +379,23 @@ def test_crosses_fall_to_the_previous_score_one_level():
         zero_turn()
         assert play.state.lines[0] == PlayerLine(400, 400, 0)
         zero_turn()
+
+
+def test_a_bank_below_the_minimum_is_refused():
+    """Issue 67's minimum bank at the table: once entered, a bank of 50 is
+    refused with the minimum named, and the question stays."""
+    rules = dataclasses.replace(get_rules("cinq-mille"), name="minbank", min_bank=300,
+                                entry=500).with_target(1000)
+    play = Game(Advisor(load_table(rules, first_use=ALWAYS_SOLVE)), 2)
+    play.enter_roll([6, 6, 6, 2, 3])
+    play.choose("bank")                     # player 1: 600, entered
+    play.enter_roll(ZERO_ROLL)              # player 2: a zero turn
+    play.enter_roll([5, 2, 3, 4, 6])
+    play.choose((5,))
+    state = play.state.copy()
+    with pytest.raises(PlayError, match=r"no bank below 300 \(50 set aside\)"):
+        play.choose("bank")
+    assert play.state == state and play.phase == BANK
 
 
 def test_take_over_and_undo(tmp_path):

@@ -46,6 +46,10 @@ CASES = {
         get_rules("quinze-mille-free-keep"), takeover_min=500).with_target(2000),
     "dix-mille-nocross-1000": lambda: dataclasses.replace(
         get_rules("dix-mille"), crosses=0).with_target(1000),
+    # a minimum bank on every turn (issue 67), beside the entry
+    "cinq-mille-minbank300-1000": lambda: dataclasses.replace(
+        get_rules("cinq-mille"), min_bank=300, entry=500).with_target(1000),
+    "pig-minbank30-40": lambda: dataclasses.replace(get_rules("pig"), min_bank=30).with_target(40),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
     "dix-mille-800": lambda: get_rules("dix-mille", 800),
@@ -252,3 +256,17 @@ def test_reference_pig_100_published_value():
     if ref.seconds > 30:
         pytest.skip(f"reference solver took {ref.seconds:.0f} s for pig to 100")
     assert ref.first_player_win == pytest.approx(0.5305927, abs=1e-6)
+
+
+def test_a_minimum_bank_changes_the_game():
+    """The minimum-bank cases are not the game without it in disguise: the
+    reference's start value moves when ``min_bank`` is dropped, and no
+    score a bank below it would make is reached (in Pig to 40 with a
+    minimum bank of 30, no line scores 1 to 29). (In Pig to 30 the
+    minimums 5 to 28 all leave the value as it is.)"""
+    for case in ("cinq-mille-minbank300-1000", "pig-minbank30-40"):
+        rules = CASES[case]()
+        free = reference_solve(dataclasses.replace(rules, min_bank=0))
+        assert abs(reference(case).first_player_win - free.first_player_win) > 1e-4
+    scores = {label[0] for label in reference("pig-minbank30-40").labels}
+    assert not scores & set(range(1, 30))

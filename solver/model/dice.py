@@ -6,9 +6,11 @@ A roll of ``n`` dice is a multiset, written as face counts ``c[1..6]`` with
     P(c) = n! / (c1! c2! ... c6!) / 6**n .
 
 A *keep* is a non-empty sub-multiset ``k <= c`` of one roll in which every
-die counts (docs/rules.md, "Points of a keep"): either one straight kept whole and
-alone, or, face by face, ``sum_f scoring[f][k_f]`` where every ``k_f > 0``
-has an entry (or is an instant win). :func:`keeps` lists every distinct
+die counts (docs/rules.md, "Points of a keep"): either one straight or one
+combination (dice whose face counts, largest first, are a listed shape such
+as three pairs (2, 2, 2)) kept whole and alone, or, face by face, ``sum_f
+scoring[f][k_f]`` where every ``k_f > 0`` has an entry (or is an instant
+win). Where dice can be read more than one way, the keep is worth the most. :func:`keeps` lists every distinct
 legal keep; :func:`keep_table` gives the solver, for each number of dice in
 hand, flat arrays of roll classes and the distinct outcomes of their keeps.
 """
@@ -82,6 +84,10 @@ def _every_keep(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
         if all(counts[f - 1] >= 1 for f in faces) and len(faces) == len(set(faces)):
             dice = tuple(sorted(faces))
             found[dice] = Keep(dice, points)
+    for shape, points in rules.combinations:
+        for dice in _dice_of_shape(counts, shape):
+            if dice not in found or found[dice].points < points:
+                found[dice] = Keep(dice, points)
     choices = []
     for face in FACES:
         options = [0] + [k for k in range(1, counts[face - 1] + 1)
@@ -105,6 +111,17 @@ def _every_keep(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
         if old is None or (keep.win, keep.points) > (old.win, old.points):
             found[dice] = keep
     return tuple(sorted(found.values(), key=lambda k: (not k.win, -k.points, -k.used, k.dice)))
+
+
+def _dice_of_shape(counts: tuple[int, ...], shape: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every sub-multiset of the roll ``counts`` whose face counts, largest
+    first, are ``shape``: one distinct face for each part."""
+    out = set()
+    for faces in itertools.permutations(FACES, len(shape)):
+        if all(counts[face - 1] >= part for face, part in zip(faces, shape)):
+            out.add(tuple(sorted(face for face, part in zip(faces, shape)
+                                 for _ in range(part))))
+    return out
 
 
 def keeps_of_dice(rules: Rules, dice) -> tuple[Keep, ...]:

@@ -25,6 +25,10 @@ Every field, its TOML type and what it means (docs/rules.md for the games):
     scoring            6 lists, faces 1..6; item c-1 is the points of c dice of
                        that face from one roll, 0 where c of them is no keep
     straights          list of [faces, points], e.g. [[1, 2, 3, 4, 5], 500]
+    combinations       list of [shape, points]: dice whose face counts, largest
+                       first, are the shape, kept whole and alone, e.g.
+                       [[2, 2, 2], 750] three pairs, [[3, 3], 2500] two triplets
+    min_bank           integer: every bank needs at least this turn total (0: none)
     instant_wins       list of [face, count]: keeping these wins at once
     crosses            integer: zero turns in a row that fall back a bank (0: none)
     takeover_min       integer score from which a player may take over, or
@@ -252,6 +256,24 @@ def _read_straights(key, value) -> list:
     return straights
 
 
+def _read_combinations(key, value) -> list:
+    combinations = []
+    for item in _list(key, value, "a list of [shape, points]"):
+        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
+            raise UsageError(f"{key}: each combination is [shape, points], e.g. "
+                             f"[[2, 2, 2], 750] for three pairs, not {_show(item)}")
+        shape = [_integer(f"{key} shape", part) for part in item[0]]
+        if not shape or any(part < 1 for part in shape) or len(shape) > FACES \
+                or shape != sorted(shape, reverse=True):
+            raise UsageError(f"{key}: a shape is the counts of distinct faces, largest "
+                             f"first, each 1 or more, e.g. [4, 2]; not {shape}")
+        points = _non_negative(f"{key} points", item[1])
+        if points == 0:
+            raise UsageError(f"{key}: the combination {shape} must be worth some points")
+        combinations.append([shape, points])
+    return combinations
+
+
 def _read_instant_wins(key, value) -> list:
     wins = []
     for item in _list(key, value, "a list of [face, count]"):
@@ -270,6 +292,7 @@ READERS = {
     "name": _read_name, "summary": _read_text, "dice": _read_dice, "unit": _read_unit,
     "target": _non_negative, "exact_target": _read_bool, "entry": _non_negative,
     "scoring": _read_scoring, "straights": _read_straights,
+    "combinations": _read_combinations, "min_bank": _non_negative,
     "instant_wins": _read_instant_wins, "hot_dice_forced": _read_bool,
     "crosses": _non_negative, "takeover_min": _read_takeover_min,
     "last_turn_points": _non_negative, "keep_rule": _read_keep_rule,
@@ -282,7 +305,7 @@ def _frozen(name: str, value):
     games are written), so that a copied game compares equal to its model."""
     if name == "scoring":
         return tuple(tuple(row) for row in value)
-    if name == "straights":
+    if name in ("straights", "combinations"):
         return tuple((tuple(faces), points) for faces, points in value)
     if name == "instant_wins":
         return tuple(tuple(item) for item in value)
@@ -295,7 +318,7 @@ def _check_consistent(rules: Rules) -> None:
     """What no single key shows: sizes against ``dice``, points against
     ``unit`` and ``target``, and a house game under a built-in name."""
     unit, dice = rules.unit, rules.dice
-    for key in ("target", "entry", "last_turn_points"):
+    for key in ("target", "entry", "last_turn_points", "min_bank"):
         value = getattr(rules, key)
         if value % unit:
             raise UsageError(f"{key} {value} is not a multiple of the unit ({unit})")
@@ -323,6 +346,15 @@ def _check_consistent(rules: Rules) -> None:
                              f"has {dice}")
         if points % unit:
             raise UsageError(f"straights: {points} points is not a multiple of the unit ({unit})")
+    for shape, points in rules.combinations:
+        if sum(shape) > dice:
+            raise UsageError(f"combinations: {list(shape)} needs {sum(shape)} dice; the game "
+                             f"has {dice}")
+        if points % unit:
+            raise UsageError(f"combinations: {points} points is not a multiple of the unit "
+                             f"({unit})")
+    if rules.min_bank >= rules.target:
+        raise UsageError(f"min_bank {rules.min_bank} must be below the target ({rules.target})")
     for face, count in rules.instant_wins:
         if count > dice:
             raise UsageError(f"instant_wins: {count} dice of face {face} cannot come from "

@@ -37,6 +37,10 @@ class Rules:
     kept from one roll; 0 means that count of that face is not a legal keep."""
     straights: tuple[tuple[tuple[int, ...], int], ...] = ()
     """(faces, points): a straight is kept whole and alone."""
+    combinations: tuple[tuple[tuple[int, ...], int], ...] = ()
+    """(shape, points): dice whose face counts, largest first, are exactly
+    ``shape`` are kept whole and alone for ``points``: (2, 2, 2) three pairs,
+    (3, 3) two triplets, (4, 2) four of a kind with a pair."""
     instant_wins: tuple[tuple[int, int], ...] = ()
     """(face, count): keeping that many of that face from one roll wins."""
     hot_dice_forced: bool = False
@@ -51,6 +55,9 @@ class Rules:
     last_turn_points: int = 0
     """When positive, a bank that does not reach the target leaves at most
     ``target - last_turn_points``: the last points must come in one turn."""
+    min_bank: int = 0
+    """Every bank needs a turn total of at least this (beside the entry,
+    which only the first bank needs); 0: any turn total."""
     keep_rule: str = "any"
     """Which keeps a roll allows: ``any`` non-empty set of scoring dice, or
     ``all`` of them (the roll's keep with the most dice, then the most
@@ -64,6 +71,10 @@ class Rules:
     @property
     def entry_units(self) -> int:
         return self.entry // self.unit
+
+    @property
+    def min_bank_units(self) -> int:
+        return -(-self.min_bank // self.unit)
 
     @property
     def score_cap_units(self) -> int | None:
@@ -111,6 +122,9 @@ class Rules:
         for values in self.scoring:
             if any(v % self.unit for v in values):
                 raise UsageError(f"{self.name}: a score is not a multiple of the unit")
+        if self.min_bank >= self.target:
+            raise UsageError(f"min_bank {self.min_bank} must be below the target "
+                             f"({self.target}) of {self.name}")
         if self.keep_rule not in KEEP_RULES:
             raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
                              f"not {self.keep_rule!r}")
@@ -136,6 +150,7 @@ class Rules:
         data = json.loads(text)
         data["scoring"] = tuple(tuple(v) for v in data["scoring"])
         data["straights"] = tuple((tuple(f), p) for f, p in data["straights"])
+        data["combinations"] = tuple((tuple(s), p) for s, p in data.get("combinations", ()))
         data["instant_wins"] = tuple(tuple(x) for x in data["instant_wins"])
         return cls(**data)
 

@@ -19,7 +19,8 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
         OVERSHOOT  s + t' > T with an exact target (a zero turn)
         CONTINUE   otherwise
     dice_left(r, n, used)      = n - used, or D when that is 0 (hot dice)
-    may_bank_total(r, s, t)    = t > 0 and (s > 0 or t >= entry) and s + t < T
+    may_bank_total(r, s, t)    = t > 0 and t >= min_bank and (s > 0 or t >= entry)
+                                 and s + t < T
     may_bank(r, s, t, n)       = may_bank_total and not (hot dice forced and n == D)
     banked_score(r, s, t)      = min(s + t, cap) (no cap: s + t)
     offer(r, n)                = n where a bank with 1 <= n <= D - 1 dice unset
@@ -64,6 +65,8 @@ class TurnRules(NamedTuple):
     """Smallest score that may take over an offer, or -1: no take-over."""
     crosses: int
     """Consecutive turns without a bank that make a fall; 0: none."""
+    min_bank: int
+    """Smallest turn total any bank needs (0: none)."""
 
     @classmethod
     def of(cls, rules) -> "TurnRules":
@@ -72,7 +75,7 @@ class TurnRules(NamedTuple):
                    entry=rules.entry_units, forced=rules.hot_dice_forced,
                    cap=-1 if cap is None else cap,
                    take_min=rules.takeover_min_units if rules.has_takeover else -1,
-                   crosses=rules.crosses)
+                   crosses=rules.crosses, min_bank=rules.min_bank_units)
 
 
 def keep_result(r, score, turn_total, instant_win):
@@ -94,8 +97,8 @@ def dice_left(r, in_hand, used):
 # These two are written with & and | so that they also take numpy arrays
 # of turn totals and dice (the numpy replay asks for a whole turn at once).
 def may_bank_total(r, score, turn_total):
-    return (turn_total > 0) & ((score > 0) | (turn_total >= r.entry)) \
-        & (score + turn_total < r.target)
+    return (turn_total > 0) & (turn_total >= r.min_bank) \
+        & ((score > 0) | (turn_total >= r.entry)) & (score + turn_total < r.target)
 
 
 def may_bank(r, score, turn_total, in_hand):

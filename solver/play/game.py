@@ -231,6 +231,8 @@ class Game:
         total = self.units(state.turn_total)
         if may_bank(self.turn, score, total, state.in_hand):
             return None
+        if total < self.turn.min_bank:
+            return f"no bank below {self.rules.min_bank} ({state.turn_total} set aside)"
         if not may_bank_total(self.turn, score, total):
             return (f"no bank before the entry of {self.rules.entry} "
                     f"({state.turn_total} set aside)")

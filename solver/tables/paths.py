@@ -47,13 +47,14 @@ def table_name(rules: Rules, memory: str | None = None, players: int = 2) -> str
     return f"{stem}.h5"
 
 
-def solve_command(rules: Rules, memory: str | None = None) -> str:
-    """``farkle solve GAME [--target T] [--memory exact]``: the command that
-    makes the two-player table :func:`table_name` names (for a game of the
+def solve_command(rules: Rules, memory: str | None = None, players: int = 2) -> str:
+    """``farkle solve GAME [--target T] [--players N] [--memory exact]``: the
+    command that makes the table :func:`table_name` names (for a game of the
     program's list; a house game also needs its ``--rules`` file)."""
     target = "" if _own_target(rules) or rules.name not in GAMES else f" --target {rules.target}"
+    seats = f" --players {players}" if players != 2 else ""
     exact = " --memory exact" if memory == "exact" and rules.crosses else ""
-    return f"farkle solve {rules.name}{target}{exact}"
+    return f"farkle solve {rules.name}{target}{seats}{exact}"
 
 
 def _own_target(rules: Rules) -> bool:
