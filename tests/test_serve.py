@@ -3,9 +3,17 @@ a person starts it: the page's answers are ``farkle advise --json``'s for
 the same position, bad requests get 400 and one line while the server goes
 on, a missing table says how to make it, and nothing is written.
 
+Then the server as many phones meet it: an idle or slow client holds no
+one else, every error is JSON (a wrong method, http.server's own errors),
+no body, however odd, gets a 500, and a client that hangs up leaves no
+traceback.
+
 The page itself, in a browser, is tests/test_page.py."""
 
 import json
+import socket
+import struct
+import time
 import urllib.error
 import urllib.request
 
@@ -27,15 +35,29 @@ class Server:
         workdir.mkdir(exist_ok=True)
         self.process, self.url = start_server(tables, *options, cwd=workdir, home=workdir)
 
-    def ask(self, path, body=None, raw=None):
+    def ask(self, path, body=None, raw=None, method=None, timeout=60):
+        status, _, answer = self.ask_with_headers(path, body, raw, method, timeout)
+        return status, answer
+
+    def ask_with_headers(self, path, body=None, raw=None, method=None, timeout=60):
+        """(status, headers, JSON answer)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(self.url + path.lstrip("/"), data=data,
+        request = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method,
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                return answer.status, json.loads(answer.read())
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                return answer.status, answer.headers, json.loads(answer.read())
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+            with error:
+                return error.code, error.headers, json.loads(error.read())
+
+    def address(self):
+        host, port = self.url.rstrip("/").rsplit("/", 1)[1].split(":")
+        return host, int(port)
+
+    def connect(self):
+        """A raw connection to the server, as a client that sends what it likes."""
+        return socket.create_connection(self.address(), timeout=10)
 
     def stop(self):
         stop_server(self.process)
@@ -190,6 +212,27 @@ BAD = [
      "takes the score 4000 to the target"),
     ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": [0], "roll": [1, 9, 3, 4, 5]},
      "every die must be 1 to 6"),
+    # Bodies found by fuzzing, each once a 500 or a long wait.
+    ("/api/advise", {"game": "cinq-mille", "me": None, "opp": 0},
+     "me must be a whole number, not null"),
+    ("/api/advise", {"game": "cinq-mille", "me": "0", "opp": 0},
+     'me must be a whole number up to 1,000,000,000, not "0"'),
+    ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": [0, None]},
+     "opp must be a score or a list of scores"),
+    ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": 0, "turn": 10**4000},
+     "turn must be a whole number up to 1,000,000,000, not 1000000"),
+    ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": 0, "roll": [10**30]},
+     "roll must be a list of whole numbers"),
+    # As many opponents as `farkle advise --opp` takes, refused as it refuses.
+    ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": [0] * 6},
+     "players must be 2 to 6, not 7 (me and 6 opponents)"),
+    ("/api/advise", {"game": "cinq-mille", "me": 0, "opp": [0] * 1000},
+     "players must be 2 to 6, not 1001"),
+    ("/api/advise", "a question", "the request body must be a JSON object"),
+    ("/api/game", {"game": "cinq-mille", "players": None, "entries": [{"choose": [1]}]},
+     'unknown entry {"choose": [1]}'),
+    ("/api/game", {"game": "cinq-mille", "players": 10**4000},
+     "players must be a whole number"),
 ]
 
 
@@ -205,6 +248,160 @@ def test_a_body_that_is_not_json(server):
     status, answer = server.ask("/api/game", raw=b"{entries: oops")
     assert status == 400 and answer["error"].startswith("the request body is not JSON")
     assert server.process.poll() is None
+
+
+NOT_QUESTIONS = [
+    # An integer longer than Python turns from text (a ValueError in json).
+    (b'{"game": "cinq-mille", "me": ' + b"9" * 5000 + b', "opp": 0}',
+     "the request body is not JSON: it holds a number too long to read"),
+    # Nested past the recursion limit (a RecursionError in json).
+    (b"[" * 100_000 + b"]" * 100_000, "the request body is nested too deeply"),
+    # Nested within it, but far deeper than any question.
+    (b'{"game": ' * 200 + b"0" + b"}" * 200, "the request body is nested over 16 deep"),
+    (b"\xff\xfe\x00", "the request body is not JSON"),
+]
+
+
+@pytest.mark.parametrize("raw,message", NOT_QUESTIONS, ids=["digits", "deep", "nested", "bytes"])
+def test_a_body_that_is_no_question_gets_400_and_one_line(server, raw, message):
+    for path in ("/api/advise", "/api/game"):
+        status, answer = server.ask(path, raw=raw)
+        assert status == 400 and answer["error"].startswith(message), answer
+        assert "\n" not in answer["error"] and len(answer["error"]) <= 300
+    assert server.ask("/api/game", {"game": "pig"})[0] == 200
+
+
+def test_an_idle_or_slow_client_holds_no_one_else(server):
+    # One phone connects and says nothing; another sends its body a byte
+    # at a time. A server answering one connection at a time waits on the
+    # first for ever: here every other question is answered at once.
+    idle = server.connect()
+    slow = server.connect()
+    slow.sendall(b"POST /api/advise HTTP/1.0\r\nContent-Length: 100\r\n\r\n{")
+    try:
+        for _ in range(3):
+            started = time.monotonic()
+            status, answer = server.ask("/api/advise", {"game": "pig", "me": 0, "opp": 0},
+                                        timeout=5)
+            assert status == 200 and answer["action"] in ("roll", "bank")
+            assert time.monotonic() - started < 2
+            slow.sendall(b" ")
+        # The idle connection is closed after its 10 s of silence, not held
+        # for ever (recv returns b"" once the server has closed it).
+        idle.settimeout(15)
+        started = time.monotonic()
+        assert idle.recv(100) == b""
+        assert time.monotonic() - started < 12
+    finally:
+        idle.close()
+        slow.close()
+
+
+WRONG_METHODS = [
+    ("PUT", "/api/game", "POST"), ("DELETE", "/api/advise", "POST"),
+    ("PATCH", "/api/game", "POST"), ("OPTIONS", "/api/advise", "POST"),
+    ("GET", "/api/game", "POST"), ("POST", "/api/games", "GET, HEAD"),
+    ("PUT", "/", "GET, HEAD"), ("DELETE", "/app.js", "GET, HEAD"),
+]
+
+
+@pytest.mark.parametrize("method,path,allow", WRONG_METHODS)
+def test_a_wrong_method_gets_405_json_and_allow(server, method, path, allow):
+    body = b"{}" if method in ("PUT", "PATCH", "POST") else None
+    status, headers, answer = server.ask_with_headers(path, raw=body, method=method)
+    assert status == 405 and headers["Allow"] == allow
+    assert headers["Content-Type"] == "application/json"
+    assert answer == {"error": f"{path} takes {allow.split(',')[0]}, not {method}"}
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PUT", "DELETE"])
+def test_an_unknown_path_gets_404_json(server, method):
+    status, answer = server.ask("/api/nothing", raw=b"{}" if method in ("POST", "PUT") else None,
+                                method=method)
+    assert status == 404 and answer == {"error": "no page /api/nothing"}
+
+
+def test_head_and_the_loading_state(server):
+    # HEAD: GET's headers, no body.
+    request = urllib.request.Request(server.url, method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200 and answer.read() == b""
+        length = int(answer.headers["Content-Length"])
+    with urllib.request.urlopen(server.url, timeout=10) as answer:
+        page = answer.read().decode()
+    assert len(page.encode()) == length
+    # The page says "loading…" in its HTML, shown before any script runs:
+    # it is never blank while its first question is on its way.
+    assert '<p id="loading" role="status">loading…</p>' in page
+
+
+def raw_answer(server, request: bytes):
+    """What the server sends back to ``request`` sent as is: (status line,
+    headers, body)."""
+    with server.connect() as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *headers = head.decode().split("\r\n")
+    return status, headers, body
+
+
+HTTP_ERRORS = [
+    (b"GARBAGE\r\n\r\n", "HTTP/1.0 400 Bad Request", "Bad request syntax ('GARBAGE')"),
+    (b"GET / HTTP/9.9\r\n\r\n", "HTTP/1.0 505 HTTP Version Not Supported",
+     "Invalid HTTP version (9.9)"),
+    (b"BREW /pot HTTP/1.0\r\n\r\n", "HTTP/1.0 501 Not Implemented",
+     "Unsupported method ('BREW')"),
+    # One byte over http.server's 65,536 (no more: bytes left unread would
+    # reset the connection before the answer is read).
+    (b"GET /" + b"a" * 65_532, "HTTP/1.0 414 Request-URI Too Long", "Request-URI Too Long"),
+    (b"POST /api/advise HTTP/1.0\r\nContent-Length: -5\r\n\r\n", "HTTP/1.0 400 Bad Request",
+     "Content-Length is not a number of bytes: '-5'"),
+]
+
+
+@pytest.mark.parametrize("request_bytes,status,message", HTTP_ERRORS,
+                         ids=["line", "version", "method", "uri", "length"])
+def test_http_servers_own_errors_are_json(server, request_bytes, status, message):
+    # http.server answers these itself, with an HTML page; here they are
+    # JSON like every other answer.
+    got, headers, body = raw_answer(server, request_bytes)
+    assert got == status
+    assert "Content-Type: application/json" in headers
+    assert json.loads(body) == {"error": message}
+
+
+def test_a_client_that_hangs_up_leaves_no_traceback(house):
+    # A server of its own, to read everything it wrote to stderr.
+    folder, rules, tables = house
+    running = Server(folder / "hang-ups", tables)
+    long_game = {"game": "pig", "entries": [{"dice": [1]}] * 3000}     # a 0.8 MB answer
+    body = json.dumps(long_game).encode()
+    question = b"POST /api/game HTTP/1.0\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    try:
+        # Gone before the answer is written: a reset, with SO_LINGER 0,
+        # makes the server's writes fail (BrokenPipeError, ConnectionResetError).
+        for _ in range(3):
+            connection = running.connect()
+            connection.sendall(question)
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()
+        # Gone in the middle of the body, and before saying anything.
+        with running.connect() as connection:
+            connection.sendall(question[:200])
+        running.connect().close()
+        # The same question asked whole is answered, after the others.
+        assert running.ask("/api/game", long_game)[0] == 200
+        time.sleep(1)
+        assert running.ask("/api/game", {"game": "pig"})[0] == 200
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=10)
+        stderr = running.process.stderr.read()
+        running.stop()
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
 
 
 def test_a_missing_table_says_how_to_make_it(server, tmp_path):

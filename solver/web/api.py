@@ -31,16 +31,27 @@ the two-player table as ``farkle advise`` gives it (the race-of-duels
 model, :class:`solver.advice.duels.DuelsAdvisor`). A request the game cannot take is a
 :class:`BadRequest` (HTTP 400), a game without its table a
 :class:`solver.tables.load.MissingTable` (HTTP 404); both carry one line for the page.
+
+Every question is checked before the game sees it, so that no body,
+however odd, reaches the game as something it does not expect: a body is
+a JSON object, a number is a whole number of at most :data:`BIGGEST` (not
+null, a string or a float), and the players are 2 to 6 as on the command
+line (``/api/advise``: at most five opponents).
+
+:class:`TableDesk` is shared by the server's threads: each advisor is
+loaded once, under a lock of its own, and then only read.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import asdict
 from pathlib import Path
 
 from solver.advice.advisor import Advisor, lines_of
 from solver.advice.choose import advisor_for
+from solver.engine.solution_n import check_player_count
 from solver.model.errors import UsageError
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.model.rules import GAMES, Rules
@@ -48,6 +59,11 @@ from solver.tables.load import table_exists
 
 MAX_ENTRIES = 10_000
 """Far more entries than any game needs: a longer list is refused."""
+
+BIGGEST = 10**9
+"""No score, count or face of a game is larger: a larger whole number is
+refused before it meets numpy's 64-bit integers (a JSON integer can have
+thousands of digits)."""
 
 
 class BadRequest(UsageError):
@@ -66,6 +82,10 @@ class TableDesk:
         if house_rules is not None:
             self.games[house_rules.name] = house_rules
         self._advisors: dict[tuple[str, int], Advisor] = {}
+        # One lock per advisor: two phones asking for the same game at once
+        # read its table once, while another game's table loads beside it.
+        self._locks: dict[tuple[str, int], threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     # ------------------------------------------------------------ the games
     def game_list(self) -> list[dict]:
@@ -91,16 +111,24 @@ class TableDesk:
     def rules(self, body: dict) -> Rules:
         name = body.get("game")
         if not isinstance(name, str) or name not in self.games:
-            raise BadRequest(f"unknown game {name!r}; served games: {', '.join(self.games)}")
+            raise BadRequest(f"unknown game {name!r:.60}; served games: {', '.join(self.games)}")
         return self.games[name]
 
     def advisor(self, rules: Rules, players: int) -> Advisor:
         """The exact table of ``players`` when it is here, else (three or
         more players) the race-of-duels model on the two-player table."""
         key = (rules.name, players)
-        if key not in self._advisors:
-            self._advisors[key] = self._load(rules, players)
-        return self._advisors[key]
+        advisor = self._advisors.get(key)
+        if advisor is not None:                 # loaded: read without a lock
+            return advisor
+        with self._locks_lock:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            # Another thread may have loaded it while this one waited. A
+            # missing table stores nothing: it is looked for again next time.
+            if key not in self._advisors:
+                self._advisors[key] = self._load(rules, players)
+            return self._advisors[key]
 
     def _load(self, rules: Rules, players: int) -> Advisor:
         """The page never solves: exact where the table is here, else the
@@ -114,9 +142,7 @@ class TableDesk:
         """``POST /api/game``: the game after its entries (module docstring)."""
         body = _object(body)
         rules = self.rules(body)
-        players = _number(body, "players", 2)
-        if not 2 <= players <= 6:
-            raise BadRequest(f"players must be 2 to 6, not {players}")
+        players = _players(_number(body, "players", 2))
         names = _names(body.get("names"), players)
         entries = body.get("entries", [])
         if not isinstance(entries, list) or len(entries) > MAX_ENTRIES:
@@ -146,6 +172,9 @@ class TableDesk:
         opps = [opps] if isinstance(opps, int) and not isinstance(opps, bool) else opps
         if not isinstance(opps, list) or not opps or not all(_is_int(o) for o in opps):
             raise BadRequest("opp must be a score or a list of scores (seat order after me)")
+        # Refused before anything is read: as many opponents as `farkle
+        # advise --opp` takes, and no more.
+        _players(1 + len(opps), f" (me and {len(opps)} opponents)")
         me, opp = lines_of(_number(body, "me"), _number(body, "crosses", 0),
                            _number(body, "previous", None), opps,
                            _numbers(body, "opp_crosses"), _numbers(body, "opp_previous"))
@@ -220,12 +249,16 @@ def _rules_summary(rules: Rules) -> dict:
 def _enter(game: Game, entry) -> list:
     if not isinstance(entry, dict) or len(entry) != 1:
         raise BadRequest(f'an entry is {{"dice": [...]}}, {{"keep": [...]}} or '
-                         f'{{"choose": ...}}, not {json.dumps(entry)}')
+                         f'{{"choose": ...}}, not {_shown(entry)}')
     (kind, value), = entry.items()
-    phase = {"dice": ROLL, "keep": KEEP, "bank": BANK, "roll": BANK, "take": TAKE,
-             "fresh": TAKE}.get(value if kind == "choose" else kind)
-    if phase is None or (kind == "choose") != isinstance(value, str):
-        raise BadRequest(f"unknown entry {json.dumps(entry)}")
+    # A choice is a string, dice and keeps are not (a list is no key).
+    if (kind == "choose") != isinstance(value, str):
+        phase = None
+    else:
+        phase = {"dice": ROLL, "keep": KEEP, "bank": BANK, "roll": BANK, "take": TAKE,
+                 "fresh": TAKE}.get(value if kind == "choose" else kind)
+    if phase is None:
+        raise BadRequest(f"unknown entry {_shown(entry)}")
     if phase != game.phase:
         raise BadRequest(f"{_DUE[phase]} is not due now: {_DUE[game.phase]} is")
     return game.enter_roll(_faces(value)) if kind == "dice" else \
@@ -258,29 +291,50 @@ def _object(body) -> dict:
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= BIGGEST
+
+
+def _shown(value, most: int = 60) -> str:
+    """``value`` as JSON for a one-line message, cut to ``most`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[:most - 1] + "\u2026"
 
 
 def _number(body: dict, key: str, default=...):
-    value = body.get(key, default)
-    if value is ...:
-        raise BadRequest(f"{key} is missing")
-    if value is not None and not _is_int(value):
-        raise BadRequest(f"{key} must be a whole number, not {value!r}")
+    """A whole number, or ``default`` where the key is absent or null (a
+    null is refused where there is no default: ``me``)."""
+    value = body.get(key)
+    if value is None:
+        if default is ...:
+            raise BadRequest(f"{key} is missing" if key not in body
+                             else f"{key} must be a whole number, not null")
+        return default
+    if not _is_int(value):
+        raise BadRequest(f"{key} must be a whole number up to {BIGGEST:,}, "
+                         f"not {_shown(value)}")
     return value
 
 
 def _numbers(body: dict, key: str) -> list[int] | None:
     value = body.get(key)
     if value is not None and (not isinstance(value, list) or not all(map(_is_int, value))):
-        raise BadRequest(f"{key} must be a list of whole numbers, not {value!r}")
+        raise BadRequest(f"{key} must be a list of whole numbers, not {_shown(value)}")
     return value
 
 
 def _faces(value) -> list[int]:
     if not isinstance(value, list) or not all(map(_is_int, value)):
-        raise BadRequest(f"dice are a list of faces, not {value!r}")
+        raise BadRequest(f"dice are a list of faces, not {_shown(value)}")
     return value
+
+
+def _players(players: int, who: str = "") -> int:
+    """``players`` when 2 to 6, else the command line's refusal, as a 400."""
+    try:
+        check_player_count(players)
+    except UsageError as error:
+        raise BadRequest(f"{error}{who}") from None
+    return players
 
 
 def _names(value, players: int) -> list[str]:

@@ -1,13 +1,20 @@
 // The page of `farkle serve`. The game lives here: its settings and the
 // entries made so far. Every action posts them, with the new entry, to
-// /api/game (solver/table_api.py); the server replays them and answers the
+// /api/game (solver/web/api.py); the server replays them and answers the
 // score sheet, the phase, the advice, the chart and the events. An error
 // keeps the old entries and shows the server's one-line reason.
+//
+// The page says "loading…" until its first answer (the HTML shows it before
+// this script runs, so the page is never blank), and again whenever an
+// answer takes a moment; a request that fails, or gets no answer within
+// TIMEOUT_MS, shows one line and leaves the game as it was.
 "use strict";
 
 const STORE = "farkle-table";
 const COLOURS = ["#0b5cad", "#c62828", "#1b7a2e", "#6a1b9a", "#a35200", "#00707a"];
 const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 3"];
+const TIMEOUT_MS = 60000;   // a table's first question reads it: seconds, not minutes
+const LOADING_AFTER_MS = 300;  // a quick answer shows no "loading…"
 
 let games = [];          // GET /api/games
 let settings = null;     // {game, players, names}
@@ -15,6 +22,7 @@ let entries = [];        // the game so far
 let answer = null;       // the server's last answer for `entries`
 let tapped = [];         // dice tapped for the roll now due
 let busy = false;
+let loadingTimer = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,29 +61,56 @@ function clearMessage() {
   $("message").textContent = "";
 }
 
+function showLoading(on) {
+  $("loading").hidden = !on;
+}
+
 function setBusy(on) {
   busy = on;
   document.body.dataset.busy = on ? "1" : "0";
   document.querySelectorAll("#play button, #setup button").forEach((b) => {
     if (on) b.setAttribute("aria-busy", "true"); else b.removeAttribute("aria-busy");
   });
+  clearTimeout(loadingTimer);
+  if (on) loadingTimer = setTimeout(() => showLoading(true), LOADING_AFTER_MS);
+  else showLoading(false);
 }
 
 // ------------------------------------------------------------ the server
+async function request(path, options = {}) {
+  // The server's JSON answer: {ok, status, data}. A server that cannot be
+  // reached, or does not answer in time, throws an Error of one line.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  try {
+    const response = await fetch(path, {...options, signal: abort.signal});
+    let data;
+    try { data = await response.json(); } catch (e) { data = {}; }
+    return {ok: response.ok, status: response.status, data};
+  } catch (error) {
+    throw new Error(abort.signal.aborted
+      ? `the server did not answer within ${TIMEOUT_MS / 1000} s`
+      : `cannot reach the server: ${error.message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const refusal = (reply) => reply.data.error || `the server answered ${reply.status}`;
+
 async function ask(newEntries, game = settings) {
   // Post the game with `newEntries`; adopt them on 200. True on success.
   if (busy) return false;
   setBusy(true);
   try {
-    const response = await fetch("/api/game", {
+    const reply = await request("/api/game", {
       method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({...game, entries: newEntries})});
-    let data;
-    try { data = await response.json(); } catch (e) { data = {}; }
-    if (!response.ok) {
-      showMessage(data.error || `the server answered ${response.status}`);
+    if (!reply.ok) {
+      showMessage(refusal(reply));
       return false;
     }
+    const data = reply.data;
     settings = game;
     entries = newEntries;
     answer = data;
@@ -86,7 +121,7 @@ async function ask(newEntries, game = settings) {
     render();
     return true;
   } catch (error) {
-    showMessage(`cannot reach the server: ${error.message}`);
+    showMessage(error.message);
     return false;
   } finally {
     setBusy(false);
@@ -97,12 +132,13 @@ const enter = (entry) => ask([...entries, entry]);
 
 // ------------------------------------------------------------ setup
 async function loadGames() {
+  games = [];
   try {
-    const response = await fetch("/api/games");
-    games = (await response.json()).games || [];
+    const reply = await request("/api/games");
+    if (reply.ok) games = reply.data.games || [];
+    else showMessage(refusal(reply));
   } catch (error) {
-    showMessage(`cannot reach the server: ${error.message}`);
-    games = [];
+    showMessage(error.message);
   }
   $("game").innerHTML = games.map((g) => {
     const missing = g.table ? "" : " (no table yet)";
@@ -495,6 +531,7 @@ async function main() {
     if (await ask(saved.entries, saved.settings)) return;
   }
   showSetup(saved ? saved.settings : null);
+  showLoading(false);       // the first answer is in, or its error is shown
 }
 
 main();
