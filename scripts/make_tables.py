@@ -26,7 +26,7 @@ THREE_PLAYERS = ["cinq-mille:3"]
 
 def main(names):
     # Load the compiled kernels first, so that the solve time a table
-    # records is the solve's, not the loading's (as scripts/bench_solve.py).
+    # records is the solve's, not the loading's (as benchmarks/bench_solve.py).
     from solver.engine.two_player import solve
     solve(GAMES["pig"].with_target(20))
     for spec in names or list(GAMES) + THREE_PLAYERS:

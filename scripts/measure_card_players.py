@@ -27,19 +27,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import save  # noqa: E402
-from machine import machine  # noqa: E402
-
-from solver.cards.fit.search import fields_to_fit, fit  # noqa: E402
-from solver.cards.record import Card  # noqa: E402
-from solver.cards.store import stored_cards  # noqa: E402
-from solver.model.rules import get_rules  # noqa: E402
+from solver.cards.fit.search import fields_to_fit, fit
+from solver.cards.fit.stored import save
+from solver.cards.record import Card
+from solver.cards.store import stored_cards
+from solver.model.rules import get_rules
+from solver.tables.machine import machine
 
 
 def main(argv=None) -> int:

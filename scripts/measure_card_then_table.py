@@ -18,20 +18,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import load_table, save  # noqa: E402
-from machine import machine  # noqa: E402
-
-from solver.cards.record import Card  # noqa: E402
-from solver.cards.regret import NEAR_END  # noqa: E402
-from solver.cards.store import stored_cards  # noqa: E402
-from solver.model.rules import get_rules  # noqa: E402
-from solver.cards.seat_value import card_seat_values  # noqa: E402
+from solver.cards.fit.stored import load_table, save
+from solver.cards.record import Card
+from solver.cards.regret import NEAR_END
+from solver.cards.seat_value import card_seat_values
+from solver.cards.store import stored_cards
+from solver.model.rules import get_rules
+from solver.tables.machine import machine
 
 
 def main(argv=None) -> int:

@@ -48,7 +48,7 @@ import time
 
 import numpy as np
 
-from machine import cpu_model
+from solver.tables.machine import cpu_model
 
 
 # ------------------------------------------------------------ (b) decisions

@@ -38,9 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from machine import machine  # noqa: E402
+from solver.tables.machine import machine
 
 SEAT_CASES = [("pig", 100, (2, 3)), ("pig", 40, (2, 3, 4)), ("cinq-mille", 5000, (2, 3)),
               ("cinq-mille", 2000, (2, 3, 4))]

@@ -24,25 +24,15 @@ import dataclasses
 import json
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import load_table  # noqa: E402
-from machine import machine  # noqa: E402
-
-from solver.cards.fit.search import fields_to_fit, get, holds, put  # noqa: E402
-from solver.cards.record import Card  # noqa: E402
-from solver.cards.store import stored_cards  # noqa: E402
-from solver.cards.fit.screen import play, search  # noqa: E402
-from solver.model.rules import get_rules  # noqa: E402
-
-
-def set_string(stored: Card, card: Card, names) -> str:
-    """The fields ``card`` moved from ``stored``, as ``--set`` takes them (a
-    row the card lacks moves with the row it stands for: not listed)."""
-    return ",".join(f"{name}={get(card, name)}" for name in names
-                    if get(card, name) != get(stored, name) and holds(card, name))
+from solver.cards.fit.screen import play, search
+from solver.cards.fit.search import fields_to_fit, put
+from solver.cards.fit.stored import load_table, parse_set, set_string, unknown_fields
+from solver.cards.record import Card
+from solver.cards.store import stored_cards
+from solver.model.errors import UsageError
+from solver.model.rules import get_rules
+from solver.tables.machine import machine
 
 
 def main(argv=None) -> int:
@@ -62,16 +52,14 @@ def main(argv=None) -> int:
     if args.game not in cards:
         parser.error(f"{args.game} has no stored card to start from")
     names = args.fields.split(",") if args.fields else fields_to_fit(rules)
-    unknown = set(names) - set(fields_to_fit(rules))
-    if unknown:
-        parser.error(f"{args.game} has no card field {', '.join(sorted(unknown))}")
     stored = card = Card.from_dict(cards[args.game]["card"])
-    for pair in filter(None, args.set.split(",")):
-        name, _, value = pair.partition("=")
-        if name not in fields_to_fit(rules) or not value.lstrip("-").isdigit():
-            parser.error(f"--set takes NAME=VALUE with a card field and a whole number, "
-                         f"not {pair!r}")
-        card = put(card, name, int(value))
+    try:
+        changes = parse_set(args.set)
+        unknown_fields(rules, names + list(changes))
+    except UsageError as error:
+        parser.error(str(error))
+    for name, value in changes.items():
+        card = put(card, name, value)
     solution = load_table(rules)
     started = time.perf_counter()
     print(f"Machine: {machine()}. Command: `python scripts/screen_cards.py "
@@ -87,10 +75,10 @@ def main(argv=None) -> int:
         card, estimate = search(solution, card, names, args.games, sets,
                                 lambda text: print(text, flush=True))
         print(f"searched: {100 * estimate:.3f} points estimated", flush=True)
-    changes = set_string(stored, card, fields_to_fit(rules))
+    moved = set_string(stored, card, fields_to_fit(rules))
     print(f"\n{time.perf_counter() - started:.0f} s. " + (
         f"Measure it exactly:\npython scripts/fit_cards.py {args.game} --rounds 0 --tol 1e-8 "
-        f"--from-stored --set {changes} --card-only" if changes else
+        f"--from-stored --set {moved} --card-only" if moved else
         "The search moved nothing from the stored card."))
     print(json.dumps(dataclasses.asdict(card)))
     return 0

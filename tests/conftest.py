@@ -1,10 +1,8 @@
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -33,15 +31,6 @@ def farkle(*args, check=None):
     if check is not None:
         assert result.returncode == check, result.stderr
     return result
-
-
-def script(name: str):
-    """A script of ``scripts/`` imported as a module."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # A dix-mille to 800 (crosses, falls and take-over), solved in about a second.

@@ -7,7 +7,6 @@ decision at a time, and on a card with a wrong worth of dice left."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -19,6 +18,7 @@ import pytest
 from solver.cards.bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
                                 keep_cells, keep_worth_headroom, turn_total_bands)
 from solver.cards.kernel import BANK, KEEP
+from solver.cards.losses import where_card_loses
 from solver.cards.regret import NEAR_END, card_regret, decisions
 from solver.cards.record import Card
 from solver.cards.store import stored_cards
@@ -102,24 +102,55 @@ def test_smaller_cells_fit_no_worse_and_always_or_never_banking_is_no_better(sam
     assert bounds[-1] <= min(always, never)
 
 
-def test_the_script_prints_the_bounds_and_what_the_end_costs():
-    """`where_cards_lose.py --bounds`, run as a person runs it: the loss
-    near the end by kind adds up, the loss were every choice there right
-    is the rest (what the card loses before it), and the bound grows with the cells."""
+@pytest.fixture(scope="module")
+def where_it_loses():
+    """:func:`solver.cards.losses.where_card_loses` for cinq-mille's stored
+    card over 300 games of seed 3, every split asked (as
+    ``scripts/where_cards_lose.py cinq-mille --games 300 --seed 3 --by-keep
+    --by-distance --bounds --headroom`` prints it)."""
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
+    solution = read_table(default_path(RULES), RULES, lazy_take=False)
+    entry = stored_cards()["cinq-mille"]
+    return where_card_loses(solution, Card.from_dict(entry["card"]), entry, 300, 3, keep=True,
+                            distance=True, bounds=True, finer=True)
+
+
+def lost_in(found, kind: str) -> float:
+    """The card's decisions of ``kind`` in the split by kind and dice."""
+    return sum(lost for of_kind, _, lost in found.by_kind if of_kind == kind)
+
+
+def test_the_bounds_and_what_the_end_costs(where_it_loses):
+    """``where_cards_lose.py --bounds``: the loss near the end by kind adds
+    up to the loss near the end, the loss were every choice there right is
+    the rest (what the card loses before it), and the bound grows with the
+    cells."""
+    end = where_it_loses.near_end
+    assert sum(end.near.values()) == pytest.approx(where_it_loses.by_distance.near, rel=1e-12)
+    assert end.whole == pytest.approx(where_it_loses.sampled, rel=1e-12)
+    assert end.far == pytest.approx(end.whole - sum(end.near.values()), rel=1e-9, abs=1e-15)
+    assert end.unbiased                     # cinq-mille: no score falls back
+    assert [step for step, _, _ in end.bounds] == [50, 200, 500, 1000]
+    bounds = [bound for _, _, bound in end.bounds]
+    assert bounds[0] <= bounds[1] <= bounds[3]
+    assert end.card_banks == end.near["bank"]
+
+
+def test_the_script_prints_every_split():
+    """``where_cards_lose.py`` run as a person runs it, every split asked:
+    it prints each of them (what they hold is checked above, on
+    :mod:`solver.cards.losses`'s data)."""
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
-                          "cinq-mille", "--games", "300", "--seed", "3", "--bounds"],
+                          "cinq-mille-exact", "--games", "300", "--seed", "3", "--by-left",
+                          "--by-keep", "--by-distance", "--bounds", "--headroom"],
                          capture_output=True, text=True, check=True).stdout
-    numbers = re.search(r"\): ([0-9.]+) pp of ([0-9.]+) sampled; in keeps ([0-9.]+), in banks "
-                        r"([0-9.]+), in take-overs ([0-9.]+)\. The card until then and the "
-                        r"table after: ([0-9.]+) ± [0-9.]+ pp \(unbiased", out)
-    near, whole, keeps, banks, takes, rest = map(float, numbers.groups())
-    assert keeps + banks + takes == pytest.approx(near, abs=0.0015)
-    assert rest == pytest.approx(whole - near, abs=0.0015)
-    rows = re.findall(r"^\| ([0-9,]+) \| ([0-9,]+) \| ([0-9.]+) \|$", out, re.MULTILINE)
-    assert [step for step, _, _ in rows] == ["50", "200", "500", "1,000"]
-    assert float(rows[0][2]) <= float(rows[1][2]) <= float(rows[3][2])
-    assert re.search(rf"^\| the card \| \| {banks:.3f} \|$", out, re.MULTILINE)
+    for heading in ("**cinq-mille-exact**: exact loss ", "| decision | dice | lost (pp) |",
+                    "| dice | left after the bank |", "| dice thrown | set aside before |",
+                    "Lost (pp) by the player's distance", "Near the end (either player",
+                    "| a row per | rows |", "The finest rows win back", "first order: "):
+        assert heading in out, heading
 
 
 @pytest.fixture(scope="module")
@@ -215,43 +246,30 @@ def test_a_correction_s_grid_priced_at_once_is_each_value_priced_alone(seed):
                                                                                rel=1e-12)
 
 
-def test_the_script_prints_what_finer_rules_could_buy():
-    """`where_cards_lose.py --headroom`, run as a person runs it: the card's
-    row of the keeps is the sum of its keeps by dice above (the sampled
-    games' own regret), no row of corrections loses more than the card at
-    the games it is fitted to, finer cells of bank thresholds lose no more,
-    the card's banks are its banks above, what the finest rows win back is
-    the card's checked row less theirs, and what the two would leave is
-    the card's loss less what each buys."""
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
-                          "cinq-mille", "--games", "300", "--seed", "3", "--headroom"],
-                         capture_output=True, text=True, check=True).stdout
-    by_kind = defaultdict(float)
-    for kind, lost in re.findall(r"^\| (keep|bank or roll|take over or start afresh) \| \d+ \| "
-                                 r"([0-9.]+) \|$", out, re.MULTILINE):
-        by_kind[kind] += float(lost)
-    keeps = re.findall(r"^\| (dice thrown|and the turn total|and the score) \| ([0-9,]+) \| "
-                       r"([0-9.]+) \| ([0-9.]+) \|$", out, re.MULTILINE)
-    assert [label for label, *_ in keeps] == list(KEEP_CELLS)
-    card_fitted, card_checked = map(float, re.search(
-        r"^\| the card \| \| ([0-9.]+) \| ([0-9.]+) \|$", out, re.MULTILINE).groups())
-    assert card_fitted == pytest.approx(by_kind["keep"], abs=0.003)
-    assert all(float(fitted) <= card_fitted for _, _, fitted, _ in keeps)
-    banks = dict((int(step.replace(",", "")), float(lost)) for step, _, lost in re.findall(
-        r"^\| ([0-9,]+) \| ([0-9,]+) \| ([0-9.]+) \|$", out, re.MULTILINE))
+def test_what_finer_rules_could_buy(where_it_loses):
+    """``where_cards_lose.py --headroom``: the card's row of the keeps is the
+    sum of its keeps by dice (the sampled games' own regret), no row of
+    corrections loses more than the card at the games it is fitted to,
+    finer cells of bank thresholds lose no more, the card's banks are its
+    banks by dice, what the finest rows win back is the card's checked row
+    less theirs, and what the two would leave is the card's loss less what
+    each buys."""
+    room = where_it_loses.headroom
+    assert [label for label, *_ in room.keeps] == list(KEEP_CELLS)
+    card_fitted, card_checked = room.card_keeps
+    assert card_fitted == pytest.approx(lost_in(where_it_loses, "keep"), rel=1e-9)
+    assert all(fitted <= card_fitted for _, _, fitted, _ in room.keeps)
+    banks = {step: lost for step, _, lost in room.banks}
     assert banks[50] <= banks[200] <= banks[1000] and banks[500] <= banks[1000]
-    card_banks = float(re.search(r"^\| the card \| \| ([0-9.]+) \|$", out, re.MULTILINE)[1])
-    assert card_banks == pytest.approx(by_kind["bank or roll"], abs=0.003)
-    whole = float(re.search(r"sampled ([0-9.]+) ±", out)[1])
-    finest = float(keeps[-1][3])
-    kept = re.search(r"^The finest rows win back ([0-9.]+) pp in keeps on the other games\.$",
-                     out, re.MULTILINE)            # cinq-mille: no take-over to name
-    assert float(kept[1]) == pytest.approx(card_checked - finest, abs=0.0015)
-    for step, left in re.findall(r"thresholds in cells of ([0-9,]+)\), first order: ([0-9.]+) pp",
-                                 out):
-        expected = whole - (card_checked - finest) - card_banks + banks[int(step.replace(",", ""))]
-        assert float(left) == pytest.approx(expected, abs=0.003)
+    assert room.card_banks == pytest.approx(lost_in(where_it_loses, "bank"), rel=1e-9)
+    assert room.loss == where_it_loses.sampled
+    finest = room.keeps[-1][3]
+    assert room.won_back == pytest.approx(card_checked - finest, rel=1e-12)
+    assert room.takes is None               # cinq-mille: no take-over to name
+    assert [step for step, _ in room.first_order] == [500, 200, 50]
+    for step, left in room.first_order:
+        expected = room.loss - (card_checked - finest) - room.card_banks + banks[step]
+        assert left == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("game", ["pig", "cinq-mille"])
@@ -268,28 +286,17 @@ def test_the_turn_s_first_roll_is_a_band_of_its_own(game):
     assert list(turn_total_bands(rules, points // rules.unit)) == [expected[p] for p in points]
 
 
-def test_the_script_prints_where_keeps_lose():
-    """`where_cards_lose.py --by-keep`, run as a person runs it: each row
-    is a keep the card made where another was better, the rows come
-    largest first, the largest twelve hold the rows' sum, and all kinds
-    together hold the card's keeps of the table above (the sampled
-    games' own regret in keeps)."""
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
-                          "cinq-mille", "--games", "300", "--seed", "3", "--by-keep"],
-                         capture_output=True, text=True, check=True).stdout
-    keeps = sum(float(lost) for lost in re.findall(r"^\| keep \| \d+ \| ([0-9.]+) \|$", out,
-                                                   re.MULTILINE))
-    rows = re.findall(r"^\| (\d) \| ([^|]+) \| ([^|]+) \| ([^|]+) \| ([0-9,]+) \| ([0-9.]+) \|$",
-                      out, re.MULTILINE)
-    assert len(rows) == 12
-    assert all(mine != best for _, _, mine, best, _, _ in rows)
-    lost = [float(row[-1]) for row in rows]
+def test_where_keeps_lose(where_it_loses):
+    """``where_cards_lose.py --by-keep``: each row is a keep the card made
+    where another was better, the rows come largest first, the largest
+    twelve hold the rows' sum, and all kinds together hold the card's keeps
+    by dice (the sampled games' own regret in keeps)."""
+    shares = where_it_loses.by_keep
+    assert len(shares.rows) == 12 and shares.few == 12
+    assert all(row.mine != row.best for row in shares.rows)
+    lost = [row.lost for row in shares.rows]
     assert lost == sorted(lost, reverse=True)
-    kinds, largest, whole, hundred = re.search(
-        r"^([0-9,]+) kinds of keep .* the 12 largest hold ([0-9.]+) pp of ([0-9.]+), the "
-        r"(?:[0-9]+) largest ([0-9.]+)\.$", out, re.MULTILINE).groups()
-    assert int(kinds.replace(",", "")) > 12
-    assert float(largest) == pytest.approx(sum(lost), abs=0.007)     # 12 roundings
-    assert float(largest) <= float(hundred) <= float(whole)
-    assert float(whole) == pytest.approx(keeps, abs=0.003)
+    assert shares.kinds > 12
+    assert shares.held_few == pytest.approx(sum(lost), rel=1e-12)
+    assert shares.held_few <= shares.held_many <= shares.whole
+    assert shares.whole == pytest.approx(lost_in(where_it_loses, "keep"), rel=1e-9)

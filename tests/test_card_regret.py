@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import script
 from solver.cards.fit import search as card_fit
 from solver.cards.fit import screen as card_screen
 from solver.cards.record import Card
@@ -314,13 +312,43 @@ def test_a_search_checked_over_other_dice_gains_over_both(cinq1500):
 
 def test_the_command_a_search_prints_sets_only_the_fields_the_card_holds():
     """A row the card lacks (near an end) reads as the bank row: a move of
-    the bank row is not a move of it, and ``--set`` must not write it."""
-    screen_cards = script("screen_cards")
+    the bank row is not a move of it, and ``--set`` must not write it
+    (``screen_cards.py`` prints the command with
+    :func:`solver.cards.fit.stored.set_string`)."""
+    from solver.cards.fit.stored import set_string
     rules = get_rules("cinq-mille")
     card = Card("cinq-mille", (300,) * 5, open_at=750, left_worth=(50,) * 5)
-    moved = screen_cards.put(screen_cards.put(card, "bank4", 500), "late2", 100)
-    assert screen_cards.set_string(card, moved, screen_cards.fields_to_fit(rules)) == \
-        "bank4=500,late2=100"
+    moved = card_fit.put(card_fit.put(card, "bank4", 500), "late2", 100)
+    assert set_string(card, moved, card_fit.fields_to_fit(rules)) == "bank4=500,late2=100"
+
+
+def test_a_stored_card_s_command_is_the_one_its_options_name():
+    """``scripts/fit_cards.py`` records with each card the command that
+    fitted it (:meth:`solver.cards.fit.stored.FitOptions.command`): the
+    options of a stored card's command name it again, word for word; and
+    the options it refuses are refused before any search."""
+    from solver.cards.fit.stored import FitOptions, parse_set
+    from solver.cards.store import stored_cards
+    from solver.model.errors import UsageError
+    cards = stored_cards()
+    options = FitOptions(rounds=0, tol=1e-8, from_stored=True,
+                         changes=parse_set("bank5=5450,left4=175"), card_only=True)
+    assert options.command("quinze-mille-free-keep") == \
+        cards["quinze-mille-free-keep"]["loss"]["command"]
+    options = FitOptions(rounds=2, tol=1e-8, fields="lead_most_points_from,most_points_from,"
+                         "left1,left2,left3,left4,left5,bank_keep_worth".split(","),
+                         from_stored=True, changes={"lead_most_points_from": 350},
+                         card_only=True)
+    assert options.command("cinq-mille") == cards["cinq-mille"]["loss"]["command"]
+    simple = FitOptions(simple_only=True, resume=True, sampled=20000)
+    assert simple.simple_command("dix-mille-free-keep") == \
+        cards["dix-mille-free-keep"]["simple_command"]
+    for refused in (FitOptions(sampled=100), FitOptions(fields=["bank9"]),
+                    FitOptions(changes={"nothing": 1})):
+        with pytest.raises(UsageError):
+            refused.check("cinq-mille")
+    with pytest.raises(UsageError, match="whole number"):
+        parse_set("bank1=x")
 
 
 def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met():
@@ -351,30 +379,31 @@ def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met(
     assert sum(split.values()) == pytest.approx(regret.loss()[0], rel=1e-9)
 
 
-def test_the_script_prints_the_split_by_distance_whole():
-    """`where_cards_lose.py --by-distance`, run as a person runs it: the
-    table's cells add up to the sampled loss it prints (no cell or kind
-    left out), and the exact loss beside it is the stored one."""
-    import re
-    import subprocess
-    import sys
+def test_the_split_by_distance_is_whole():
+    """``where_cards_lose.py --by-distance`` (:func:`solver.cards.losses.
+    where_card_loses`): the table's cells add up to the sampled loss (no
+    cell or kind left out), and the exact loss beside it is the stored
+    one."""
+    from solver.cards.losses import where_card_loses
+    from solver.cards.regret import KIND_LABELS
     from solver.cards.store import stored_cards
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, str(root / "scripts" / "where_cards_lose.py"),
-                          "cinq-mille", "--games", "300", "--seed", "3", "--by-distance"],
-                         capture_output=True, text=True, check=True).stdout
-    sampled = float(re.search(r"sampled ([0-9.]+) ±", out).group(1))
-    exact = float(re.search(r"exact loss ([0-9.]+) pp \(stored\)", out).group(1))
-    rows = [line for line in out.splitlines() if line.startswith("| within")
-            or line.startswith("| farther")]
-    cells = [float(x) for line in rows for x in re.findall(r"[0-9]+\.[0-9]{3}", line)]
-    near, whole = map(float, re.search(r"either player\): ([0-9.]+) pp of ([0-9.]+)",
-                                       out).groups())
-    assert len(rows) == 3 and len(cells) == 27      # 5,000: within 1,000, 3,000, farther
-    assert sum(cells) == pytest.approx(sampled, abs=0.015)      # 27 roundings of 0.0005
-    assert whole == pytest.approx(sampled, abs=0.0015)
-    assert 0 < near < whole
-    assert exact == pytest.approx(100 * stored_cards()["cinq-mille"]["loss"]["loss"], abs=5e-4)
+    from solver.tables.files import read_table
+    from solver.tables.paths import default_path
+    rules = get_rules("cinq-mille")
+    solution = read_table(default_path(rules), rules, lazy_take=False)
+    entry = stored_cards()["cinq-mille"]
+    found = where_card_loses(solution, Card.from_dict(entry["card"]), entry, 300, 3,
+                             distance=True)
+    split = found.by_distance
+    cells = [split.cell(mine, theirs, kind) for mine in split.bands for theirs in split.bands
+             for kind in KIND_LABELS]
+    # 5,000: within 1,000, within 3,000 and farther, each side.
+    assert split.bands == [1000, 3000, None] and len(cells) == 27
+    assert sum(cells) == pytest.approx(found.sampled, rel=1e-9)
+    assert split.whole == pytest.approx(found.sampled, rel=1e-9)
+    assert 0 < split.near < split.whole
+    assert found.how == "stored"
+    assert found.exact == entry["loss"]["loss"]
 
 
 def test_the_card_then_the_table_exactly_agrees_with_its_sampled_loss():

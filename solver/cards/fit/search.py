@@ -27,8 +27,9 @@ Pig: hold at 20), "bank once entered" (bank as soon as the turn total
 meets the entry, in every turn) and "always keep everything" (the fitted
 card, but keeping every scoring die).
 
-``scripts/fit_cards.py`` fits the stored cards with it, and ``farkle card
---fit`` a card for a house game or a table of more players.
+:mod:`solver.cards.fit.stored` (``scripts/fit_cards.py``) fits the stored
+cards with it, and ``farkle card --fit`` a card for a house game or a
+table of more players.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""What machine a benchmark ran on, for the lines pasted into BENCHMARKS.md."""
+"""What machine a measurement ran on: the line recorded beside it in
+``solver/cards/cards.json``, ``paper/*.json`` and the paper, and printed by
+the scripts and benchmarks for BENCHMARKS.md."""
 
 import os
 import platform

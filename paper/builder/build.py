@@ -1,22 +1,24 @@
 """Build the paper (paper/paper.md, its figures and paper/numbers.json) from
-the solved tables, the solver and the simulator.
+the solved tables, the solver and the simulator. Run from the repository's
+root:
 
-    python scripts/build_paper.py              # the paper, in paper/
-    python scripts/build_paper.py --quick      # a tenth of the games, for a look
-    python scripts/build_paper.py --out DIR    # somewhere else
+    python -m paper.builder              # the paper, in paper/
+    python -m paper.builder --quick      # a tenth of the games, for a look
+    python -m paper.builder --out DIR    # somewhere else
 
-This script is the driver: it loads the games (a table in ``tables/``, or a
+This module is the driver: it loads the games (a table in ``tables/``, or a
 solve here when the table is missing and the solve is short), runs the
 checks and the simulations, asks :mod:`solver.study.analysis` for every result
 (fair head start, bank and take-over intervals, banking maps, house-rule
 variants), and fills ``paper/template.md`` with the passages of
-``paper_text.py`` and ``paper_sections.py`` and the figures of
-``paper_figures.py``. Every number goes through ``paper_format.Numbers``,
-which writes it to ``numbers.json`` (key -> value and the text printed), so
-that ``tests/test_paper.py`` can check the paper against the tables without
-rebuilding it. House-rule variants and the exact-memory checks are solved
-once and kept in ``paper/cache/`` (``paper_cache.py``; run that script
-beforehand to solve the slow ones in the background).
+:mod:`paper.builder.text` and :mod:`paper.builder.sections` and the figures
+of :mod:`paper.builder.figures`. Every number goes through
+:class:`paper.builder.format.Numbers`, which writes it to ``numbers.json``
+(key -> value and the text printed), so that ``tests/test_paper.py`` can
+check the paper against the tables without rebuilding it. House-rule
+variants and the exact-memory checks are solved once and kept in
+``paper/cache/`` (:mod:`paper.builder.cache`; ``python -m
+paper.builder.cache`` beforehand solves the slow ones in the background).
 
 Figures need matplotlib (``pip install "farkle-solver[paper]"``). A PDF is
 made with pandoc only when pandoc and a LaTeX engine are installed.
@@ -39,31 +41,30 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-import paper_cache  # noqa: E402
-import paper_sections  # noqa: E402
-from machine import machine  # noqa: E402
-from paper_format import Numbers, Tables, fill, stray_digits  # noqa: E402
-from solver import __version__  # noqa: E402
+from paper.builder import cache, sections
+from paper.builder.format import Numbers, Tables, fill, stray_digits
+from solver import __version__
+from solver.cards.store import stored_cards
+from solver.engine.solution import Solution
+from solver.model.dice import FACES, keep_table, odds, rolls
+from solver.model.rules import GAMES, Rules
+from solver.sim.simulate import simulate
 from solver.study import analysis
-from solver.cards.store import stored_cards  # noqa: E402
-from solver.model.dice import FACES, keep_table, odds, rolls  # noqa: E402
-from solver.model.rules import GAMES, Rules  # noqa: E402
-from solver.sim.simulate import simulate  # noqa: E402
+from solver.tables.files import read_info, read_table
+from solver.tables.machine import machine
+from solver.tables.make import estimated_solve_seconds, solve_game
+from solver.tables.paths import default_path, table_name
 
 try:                                        # both seatings on common dice, where available
-    from solver.sim.simulate import match  # noqa: E402
+    from solver.sim.simulate import match
 except ImportError:
     match = None
-from solver.engine.solution import Solution  # noqa: E402
-from solver.tables.make import estimated_solve_seconds, solve_game  # noqa: E402
-from solver.tables.files import read_info, read_table
-from solver.tables.paths import default_path, table_name# noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository: the builder reads ``tables/``, ``tests/`` and
+``paper/template.md`` there and writes ``paper/``."""
 
 # ------------------------------------------------------------- parameters
 # Parameters of the experiments (how many games, which heuristics, which
@@ -102,8 +103,9 @@ MODEL_CHECK_TARGETS = (700, 1000, 1500)
 MEMORY_RESULTS = ROOT / "paper" / "memory_model.json"
 """What scripts/measure_memory_model.py measured."""
 PLAYERS_RESULTS = ROOT / "paper" / "players.json"
-FAIR_START_RESULTS = ROOT / "paper" / "fair_start.json"
 """What scripts/measure_players.py measured."""
+FAIR_START_RESULTS = ROOT / "paper" / "fair_start.json"
+"""What scripts/measure_fair_start.py measured."""
 
 
 def seed_of(run: str) -> int:
@@ -244,10 +246,30 @@ def dice_checks() -> list[dict]:
     return out
 
 
-def run_reference_cases(cases) -> list[dict] | None:
-    sys.path.insert(0, str(ROOT / "tests"))
+def from_tests(name: str):
+    """``tests/NAME.py`` as a module (the reference solvers and their
+    comparisons are the tests' code, not the package's): loaded from its
+    file, into ``sys.modules`` under its name, where the tests' own imports
+    of each other and numba's cache find it."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     try:
-        import test_reference as ref
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def run_reference_cases(cases) -> list[dict] | None:
+    """``tests/test_reference.py``'s comparison of the fast solver with the
+    reference one (``tests/reference_solver.py``) at each case."""
+    try:
+        from_tests("reference_solver")       # test_reference imports it by name
+        ref = from_tests("test_reference")
     except Exception as error:          # pytest or the reference solver missing
         print(f"reference solver not available: {error}", file=sys.stderr)
         return None
@@ -352,18 +374,18 @@ def house_rules(games: dict, log) -> tuple[list, list]:
     tables for the games as played and from paper/cache (solving what is
     missing and within budget); and the variants left unsolved."""
     rows, not_solved = [], []
-    jobs = paper_cache.house_jobs()
+    jobs = cache.house_jobs()
     base = {}
     for family, label, rules in jobs:
         game = games.get(family) if label == "as played" else None
-        hit = paper_cache.cached(rules)
+        hit = cache.cached(rules)
         if game is not None:
             data = {"first_player_win": game.solution.first_player_win,
                     "komi": game.results["komi"]}
         elif hit is not None:
             data = hit
         elif estimated_solve_seconds(rules) <= SOLVE_BUDGET_SECONDS:
-            data = paper_cache.summary(rules)
+            data = cache.summary(rules)
             log(f"house rule {family} / {label}: solved in {data['seconds']:.0f} s")
         else:
             not_solved.append((family, label, estimated_solve_seconds(rules)))
@@ -382,7 +404,7 @@ def model_checks(targets, log) -> list[dict]:
     out = []
     for target in targets:
         rules = GAMES["dix-mille"].with_target(target)
-        exact, model = paper_cache.summary(rules, "exact"), paper_cache.summary(rules, "model")
+        exact, model = cache.summary(rules, "exact"), cache.summary(rules, "model")
         out.append({"target": target, "exact": exact["first_player_win"],
                     "model": model["first_player_win"], "exact_states": exact["states"],
                     "model_states": model["states"]})
@@ -399,7 +421,7 @@ def measured_game(memory: dict | None) -> str | None:
             continue
         target = int(name.split()[-1])
         for game in ("dix-mille", "dix-mille-free-keep"):
-            exact = paper_cache.summary(GAMES[game].with_target(target), "exact")
+            exact = cache.summary(GAMES[game].with_target(target), "exact")
             if abs(exact["first_player_win"] - d["first player win, exact"]) < 1e-9:
                 return game
         return None
@@ -409,7 +431,7 @@ def measured_game(memory: dict | None) -> str | None:
 # --------------------------------------------------------------- the build
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m paper.builder", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "paper")
     parser.add_argument("--quick", action="store_true",
                         help="a tenth of the simulated games, coarser maps, fewer checks")
@@ -459,9 +481,9 @@ def main(argv=None) -> int:
 
     log("writing")
     N, tabs = Numbers(), Tables()
-    from paper_figures import Figures
+    from paper.builder.figures import Figures
     figs = Figures(out)
-    parts = paper_sections.make(N, tabs, figs, present=present, missing=missing,
+    parts = sections.make(N, tabs, figs, present=present, missing=missing,
                                 dice_checks=checks, reference=reference, house=house,
                                 not_solved=not_solved, model_check=checks_model,
                                 memory=memory, memory_game=memory_game, quick=args.quick, machine=machine(),

@@ -1,6 +1,6 @@
 """Games per second of the simulator (solver.sim.simulate) for cinq-mille.
 
-    python scripts/bench_simulate.py [--games 200000] [--optimal-games 200000]
+    python benchmarks/bench_simulate.py [--games 200000] [--optimal-games 200000]
 
 Measures threshold:300 against threshold:300, then solves cinq-mille and
 measures optimal against optimal (the optimal policy's per-turn-start
@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from machine import cpu_model
+from solver.tables.machine import cpu_model
 
 
 def main(argv=None) -> int:

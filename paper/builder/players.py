@@ -4,7 +4,7 @@ moves, and what two policies made from the two-player table give up)."""
 
 from __future__ import annotations
 
-from paper_format import table
+from paper.builder.format import table
 
 
 def players_text(N, tabs, data: dict | None) -> str:

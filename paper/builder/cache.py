@@ -10,9 +10,9 @@ each: the first player's win probability, the fair head start
 memory (the exact previous-score memory or the crosses model), so that a
 changed rule is a new entry and a stale one is never read.
 
-    python scripts/paper_cache.py            # solve every house variant the
+    python -m paper.builder.cache            # solve every house variant the
                                              # paper compares, cheapest first
-    python scripts/paper_cache.py --list     # what is cached, what is not
+    python -m paper.builder.cache --list     # what is cached, what is not
 """
 
 from __future__ import annotations
@@ -24,13 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from solver import __version__
+from solver.model.rules import GAMES, Rules
+from solver.study.analysis import house_variants, komi
 
-from solver import __version__  # noqa: E402
-from solver.study.analysis import house_variants, komi  # noqa: E402
-from solver.model.rules import GAMES, Rules  # noqa: E402
-
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "paper" / "cache"
 FAMILIES = ("cinq-mille", "quinze-mille", "dix-mille")
 """The games whose house rules the paper compares."""
@@ -101,7 +99,7 @@ def house_jobs(families=FAMILIES) -> list[tuple[str, str, Rules]]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m paper.builder.cache", description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="show the cache, solve nothing")
     parser.add_argument("--skip-played", action="store_true",
                         help="do not solve a game as played (its table is being made)")

@@ -2,18 +2,19 @@
 the text (so that table and figure numbers follow it): :func:`make`
 returns ``{placeholder: text}``. The sentences here are those whose wording
 depends on the results; tables and the abstract come from
-:mod:`paper_text`, figures from :mod:`paper_figures`.
+:mod:`paper.builder.text`, figures from :mod:`paper.builder.figures`.
 """
 
 from __future__ import annotations
 
 import inspect
 
-import paper_figures as F
-from paper_cards import cards_text
-from paper_fair_start import MECHANISMS, nearest_half, fair_start_text
-from paper_players import players_text
-from paper_text import PUBLISHED, Writer, _and
+from paper.builder import figures as F
+from paper.builder.cards import cards_text
+from paper.builder.fair_start import MECHANISMS, fair_start_text
+from paper.builder.players import players_text
+from paper.builder.text import PUBLISHED, Writer, _and
+from solver.study.fair_start_survey import nearest_half
 from solver.study.analysis import plain_scores, start_values
 from solver.model.rules import GAMES
 from solver.tables.make import solve_game
@@ -468,7 +469,7 @@ def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> st
     for family in dict.fromkeys(f for f, _, _ in not_solved):
         labels = [f"\"{label}\"" for f, label, _ in not_solved if f == family]
         items.append(f"House rules of {family} not yet solved at its target: " + _and(labels)
-                     + " (`python scripts/paper_cache.py` solves them into the cache; then "
+                     + " (`python -m paper.builder.cache` solves them into the cache; then "
                      "rebuild).")
     solved = [g.key for g in present if g.source == "solved"]
     if solved:

@@ -1,6 +1,6 @@
 """Time one exact evaluation of a seat's policy (solver.cards.seat_value).
 
-    python scripts/bench_seat_value.py GAME TARGET [--players N] [--tol TOL] [--stored]
+    python benchmarks/bench_seat_value.py GAME TARGET [--players N] [--tol TOL] [--stored]
 
 With two players (the default) it evaluates the game's first-guess card
 (``scripts/fit_cards.py``), or with ``--stored`` its stored card
@@ -17,9 +17,7 @@ import argparse
 import resource
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def main(argv=None) -> int:

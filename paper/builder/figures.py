@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paper_format import points
+from paper.builder.format import points
 
 
 class Figures:

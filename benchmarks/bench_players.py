@@ -1,7 +1,7 @@
 """Benchmark of the N-player solver: time, peak memory, table size and work
 rate of exact solves with three players and more.
 
-    python scripts/bench_players.py SPEC [SPEC ...] [--out DIR] [--json FILE]
+    python benchmarks/bench_players.py SPEC [SPEC ...] [--out DIR] [--json FILE]
 
 A SPEC is ``GAME,PLAYERS[,TARGET][,FIELD=VALUE...]``: a game of `farkle
 variants`, the number of players, a target (default: the game's own) and
@@ -20,9 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from solver.tables.machine import machine
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from machine import machine  # noqa: E402
 
 CHILD = r"""
 import dataclasses, json, resource, sys, time

@@ -1,6 +1,6 @@
 """Advice speed: one `farkle advise` process, and library calls.
 
-    python scripts/bench_advise.py [GAME]
+    python benchmarks/bench_advise.py [GAME]
 
 The process time is the wall time of whole `farkle advise` runs (Python
 start, imports, table load, one answer), median of 15. The library time is

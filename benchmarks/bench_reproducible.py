@@ -1,6 +1,6 @@
 """Reproducibility: two solves of a game give the same values, bit for bit.
 
-    python scripts/bench_reproducible.py [GAME [TARGET]]    (default quinze-mille)
+    python benchmarks/bench_reproducible.py [GAME [TARGET]]    (default quinze-mille)
 
 The blocks of a level run on both cores in whatever order the threads take
 them; no block reads another of its level, so the values must not depend on
@@ -11,12 +11,10 @@ take-over values whole; prints one markdown row for BENCHMARKS.md.
 
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine  # noqa: E402
+from solver.tables.machine import machine
 
 
 def main(game="quinze-mille", target=None):

@@ -1,6 +1,6 @@
 """Time the pricing of a card at decisions another card met.
 
-    python scripts/bench_regret_pricing.py GAME [--games N] [--seed S]
+    python benchmarks/bench_regret_pricing.py GAME [--games N] [--seed S]
 
 Plays ``N`` games of the game's stored card against its table
 (:func:`solver.cards.regret.card_regret`, not timed), then prices the same
@@ -19,17 +19,13 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from fit_cards import load_table  # noqa: E402
-from machine import machine  # noqa: E402
-
-from solver.cards.record import Card  # noqa: E402
-from solver.cards.regret import card_regret, choices_at, decisions, regret_of  # noqa: E402
-from solver.cards.store import stored_cards  # noqa: E402
-from solver.model.rules import get_rules  # noqa: E402
+from solver.cards.fit.stored import load_table
+from solver.cards.record import Card
+from solver.cards.regret import card_regret, choices_at, decisions, regret_of
+from solver.cards.store import stored_cards
+from solver.model.rules import get_rules
+from solver.tables.machine import machine
 
 
 def main(argv=None) -> int:
@@ -57,7 +53,7 @@ def main(argv=None) -> int:
     python = sum(visit.regret(choice)
                  for visit, _, _, choice in choices_at(solution, card, visits)) / args.games
     python_time = time.perf_counter() - started
-    print(f"Machine: {machine()}. Command: `python scripts/bench_regret_pricing.py "
+    print(f"Machine: {machine()}. Command: `python benchmarks/bench_regret_pricing.py "
           f"{' '.join(sys.argv[1:] if argv is None else argv)}`.\n")
     print(f"{args.game}: {len(visits):,} decisions over {args.games:,} games; packed in "
           f"{packing:.2f} s; compiled pricing {times[0]:.2f} s first (compiling, unless cached), "

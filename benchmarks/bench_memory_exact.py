@@ -1,6 +1,6 @@
 """Time and peak memory of dix-mille's exact previous-score memory.
 
-    python scripts/bench_memory_exact.py [TARGET ...]    (default 700 1000 1500 2000)
+    python benchmarks/bench_memory_exact.py [TARGET ...]    (default 700 1000 1500 2000)
 
 Each target is solved by `farkle solve dix-mille --target T --memory exact`
 in a fresh process (table written to a temporary directory); prints a

@@ -4,21 +4,12 @@ second seat's rules changed, :mod:`solver.study.fair_start`)."""
 
 from __future__ import annotations
 
-from paper_format import table
+from paper.builder.format import table
+from solver.study.fair_start_survey import nearest_half
 
 MECHANISMS = {"second_entry": "the second player enters lower",
               "first_bank_bonus": "a head start counted once entered",
               "last_turn": "the second player's last turn"}
-
-
-def nearest_half(result: dict) -> tuple[str, int | None, float]:
-    """(mechanism, parameter, share) nearest 1/2 for one game."""
-    options = [("last_turn", None, result["last_turn"])]
-    for field in ("second_entry", "first_bank_bonus"):
-        if field in result:
-            best = result[field]["best"]
-            options.append((field, best, result[field]["shares"][str(best)]))
-    return min(options, key=lambda option: abs(option[2] - 0.5))
 
 
 def fair_start_text(N, tabs, data: dict | None, labels: dict[str, str]) -> str:

@@ -1,6 +1,6 @@
 """The page's answer time: whole games asked of ``farkle serve`` over HTTP.
 
-    python scripts/bench_serve.py [GAME[,PLAYERS] ...]
+    python benchmarks/bench_serve.py [GAME[,PLAYERS] ...]
 
 The server holds no game: every request replays the page's entries so far
 (solver.web.api). This plays whole games as the page does (seeded dice,
@@ -18,12 +18,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine  # noqa: E402
+from solver.tables.machine import machine
 
 
 def ask(url, body):
@@ -62,7 +60,7 @@ def main(argv=None) -> int:
                                "--quiet"], stdout=subprocess.PIPE, text=True)
     url = server.stdout.readline().split()[4]
     try:
-        print(f"Machine: {machine()}. Command: `python scripts/bench_serve.py "
+        print(f"Machine: {machine()}. Command: `python benchmarks/bench_serve.py "
               f"{' '.join(specs)}` (5 games each).\n")
         print("| game | players | first request s | request s, median | slowest s | "
               "entries in the longest game | its last 10 requests, median s |")

@@ -1,6 +1,6 @@
 """Solver benchmark: time, peak memory and work rate for each game.
 
-    python scripts/bench_solve.py [GAME ...]
+    python benchmarks/bench_solve.py [GAME ...]
 
 Each game is solved and its table written (tables/GAME.h5, as `farkle
 solve` does) in a fresh process, so that its peak resident memory is its
@@ -10,6 +10,7 @@ Bellman-residual check and the file write. Then the speed-up over the
 tests' simple value-iteration solver on the same small targets.
 """
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
+from solver.tables.machine import machine
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from machine import machine  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -44,10 +45,23 @@ def run(game, target=None):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def reference_solver():
+    """``tests/reference_solver.py``, the tests' simple value-iteration
+    solver (the tests' code, not the package's), loaded from its file; in
+    ``sys.modules`` under its name, where numba's cache looks for it."""
+    if "reference_solver" in sys.modules:
+        return sys.modules["reference_solver"]
+    spec = importlib.util.spec_from_file_location("reference_solver",
+                                                  ROOT / "tests" / "reference_solver.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["reference_solver"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def speedup(game, target):
     """Fast solver against tests/reference_solver.py on one small target."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from reference_solver import reference_solve
+    reference_solve = reference_solver().reference_solve
     from solver.engine.two_player import solve
     from solver.model.rules import get_rules
     rules = get_rules(game, target)

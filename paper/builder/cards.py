@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from paper_format import table
-from paper_figures import _mesh, _score_grid
+from paper.builder.figures import _mesh, _score_grid
+from paper.builder.format import table
 
 
 SAMPLED = 120
@@ -126,9 +126,10 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
         + "The card of "
         + (games[example].label if example in games else example) + ":")
     figure = departures(figs, cards, games)
+    from solver.cards.text import card_text
     from solver.model.rules import get_rules
-    return "\n\n".join([lead, "```\n" + card.text(get_rules(example), cards[example]["loss"])
-                         + "\n```",
+    return "\n\n".join([lead, "```\n" + card_text(card, get_rules(example),
+                                                   cards[example]["loss"]) + "\n```",
                         table(["game", "card loses (pp)", "card first / second",
                                "simple rules lose (pp)"], rows, "lrll"), caption,
                         *with_more_players(N, cards, games),

@@ -1,16 +1,16 @@
 """The paper's computed passages: tables, lists and the sentences whose
 wording depends on the results, each returned as text for one placeholder
 of ``paper/template.md``. Every number goes through ``N``
-(:class:`paper_format.Numbers`). The sections are made in the order of the
-text, so that table and figure numbers follow it.
+(:class:`paper.builder.format.Numbers`). The sections are made in the
+order of the text, so that table and figure numbers follow it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-import paper_figures as F
-from paper_format import Numbers, Tables, table
+from paper.builder import figures as F
+from paper.builder.format import Numbers, Tables, table
 from solver.study.analysis import newton_passes
 from solver.model.dice import FACES
 from solver.model.rules import GAMES

@@ -1,0 +1,9 @@
+"""The paper's builder: ``python -m paper.builder`` (from the repository's
+root) writes ``paper/paper.md``, its figures and ``paper/numbers.json``
+(:mod:`paper.builder.build`); ``python -m paper.builder.cache`` solves the
+house-rule variants it compares into ``paper/cache/`` beforehand.
+
+Not part of the installed package: it reads the repository (``tables/``,
+``tests/``'s reference solver, ``paper/template.md`` and the measurements
+in ``paper/*.json``) and imports :mod:`solver` like any user of it.
+"""

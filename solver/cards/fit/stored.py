@@ -1,0 +1,232 @@
+"""The cards the program ships: fitted to its own games' tables and
+written to ``solver/cards/cards.json`` (``scripts/fit_cards.py`` runs
+:func:`fit_stored` for each game it is given).
+
+For a game, the card's first guess is read off the table (per dice in
+hand, the median smallest total at which optimal play banks with both
+players level, over a grid of scores), then
+:func:`solver.cards.fit.search.fit`'s coordinate search lowers the card's
+loss, 1/2 minus the mean of its exact chances as the first and as the
+second player against optimal play (its docstring has the search). A row
+of thresholds near an end changes nothing until its condition is set
+(``--set home_within=1000``). The simple rules people use
+(:func:`solver.cards.fit.search.simple_rules`) are evaluated the same way,
+as cards.
+
+Where one evaluation at the game's own target takes minutes
+(quinze-mille, dix-mille), :attr:`FitOptions.fit_target` fits the card at a
+smaller target (its table solved first if missing) and measures it, and
+the simple rules, at the game's own target: the loss stored is always the
+game's own. :attr:`FitOptions.fields` searches the named fields alone;
+:attr:`FitOptions.from_stored` starts from the stored card instead of the
+first guess, :attr:`FitOptions.changes` from a card with those fields
+changed; a card fitted at a smaller target or changed so replaces the
+stored one only where it gives up less at the game's own target.
+:attr:`FitOptions.card_only` and :attr:`FitOptions.simple_only` split one
+game's measurements into two runs (dix-mille: about half an hour per
+evaluation). Where a simple rule's exact evaluation takes hours
+(dix-mille-free-keep), :attr:`FitOptions.sampled` games measure it instead,
+played by the rule against the table
+(:func:`solver.cards.regret.card_regret`: the sum of its regrets, an
+unbiased estimate of the exact loss, stored with its standard error).
+
+Each game's entry (card, loss, seats, the fields any search has moved
+since the first guess, the simple rules' losses, the command that made
+it) is written into ``solver/cards/cards.json`` read again first, through
+a temporary file renamed over it (:func:`save`), after the card and after
+each simple rule: an interrupted run keeps what it measured.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.cards.fit.search import (fields_to_fit, first_guess, fit, get, holds, measure_simple,
+                                     put)
+from solver.cards.record import Card
+from solver.cards.store import CARDS_FILE, stored_cards
+from solver.model.errors import UsageError
+from solver.model.rules import Rules, get_rules
+from solver.tables.machine import machine
+
+COMMAND = "python scripts/fit_cards.py"
+"""The command that fits the stored cards, as recorded with each."""
+
+
+def load_table(rules: Rules):
+    """The two-player table of ``rules``, solved first (into the user's
+    tables) when missing: a reduced target's table is a few seconds'
+    solve."""
+    from solver.tables.load import ALWAYS_SOLVE, load_table as load
+    return load(rules, lazy_take=False, first_use=ALWAYS_SOLVE)
+
+
+def save(name: str, entry: dict) -> None:
+    """Write one game's entry into ``solver/cards/cards.json``, read again
+    first: two runs for two games may write in turn."""
+    cards = stored_cards()
+    cards[name] = entry
+    tmp = CARDS_FILE.with_suffix(f".{name}.tmp")
+    tmp.write_text(json.dumps(cards, indent=1) + "\n")
+    tmp.replace(CARDS_FILE)
+
+
+def parse_set(text: str) -> dict[str, int]:
+    """``NAME=VALUE,...`` (``--set``) as {field: value}."""
+    changes = {}
+    for pair in filter(None, text.split(",")):
+        name, _, value = pair.partition("=")
+        if not value.lstrip("-").isdigit():
+            raise UsageError(f"--set takes NAME=VALUE with a whole number, not {pair!r}")
+        changes[name] = int(value)
+    return changes
+
+
+def set_string(stored: Card, card: Card, names) -> str:
+    """The fields ``card`` moved from ``stored``, as ``--set`` takes them (a
+    row the card lacks moves with the row it stands for: not listed)."""
+    return ",".join(f"{name}={get(card, name)}" for name in names
+                    if get(card, name) != get(stored, name) and holds(card, name))
+
+
+def unknown_fields(rules: Rules, names) -> None:
+    """Refuse names that are not fields of ``rules``' card."""
+    unknown = set(names) - set(fields_to_fit(rules))
+    if unknown:
+        raise UsageError(f"{rules.name} has no card field {', '.join(sorted(unknown))} to "
+                         f"search (it has: {', '.join(fields_to_fit(rules))})")
+
+
+@dataclass
+class FitOptions:
+    """How :func:`fit_stored` fits a game's card (``scripts/fit_cards.py``'s
+    options, module docstring)."""
+    rounds: int = 6
+    tol: float = 1e-12
+    """The evaluations' tolerance; 1e-8 is plenty for a loss given to 0.01
+    point and saves sweeps where a game has falls."""
+    fields: list[str] | None = None
+    from_stored: bool = False
+    changes: dict[str, int] = field(default_factory=dict)
+    simple_only: bool = False
+    resume: bool = False
+    sampled: int = 0
+    card_only: bool = False
+    fit_target: int | None = None
+
+    def check(self, name: str) -> None:
+        """Refuse what cannot be done for game ``name``."""
+        if self.sampled and not self.simple_only:
+            raise UsageError("--sampled measures the simple rules: use it with --simple-only")
+        if self.sampled < 0:
+            raise UsageError(f"--sampled takes a number of games, not {self.sampled}")
+        unknown_fields(get_rules(name), list(self.fields or []) + list(self.changes))
+        if self.from_stored and name not in stored_cards():
+            raise UsageError(f"{name} has no stored card to start from")
+
+    def command(self, name: str) -> str:
+        """The command that fits ``name``'s card so, as stored with it."""
+        return (f"{COMMAND} {name}"
+                + (f" --fit-target {self.fit_target}" if self.fit_target else "")
+                + (f" --rounds {self.rounds}" if self.rounds != 6 else "")
+                + (f" --tol {self.tol:g}" if self.tol != 1e-12 else "")
+                + (f" --fields {','.join(self.fields)}" if self.fields else "")
+                + (" --from-stored" if self.from_stored else "")
+                + (f" --set {','.join(f'{k}={v}' for k, v in self.changes.items())}"
+                   if self.changes else "")
+                + (" --card-only" if self.card_only else ""))
+
+    def simple_command(self, name: str) -> str:
+        """The command that measures ``name``'s simple rules so."""
+        return (f"{COMMAND} {name} --simple-only"
+                + (" --resume" if self.resume else "")
+                + (f" --sampled {self.sampled}" if self.sampled else "")
+                + (f" --tol {self.tol:g}" if self.tol != 1e-12 else ""))
+
+
+def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
+    """Fit game ``name``'s card (or, with ``simple_only``, measure its
+    simple rules) as ``options`` say, and store it (module docstring).
+    ``log(text)`` hears the search's progress and why a card is not stored."""
+    from solver.cards.seat_value import card_seat_values
+    options.check(name)
+    cards = stored_cards()
+    rules = get_rules(name)
+    started = time.perf_counter()
+    fit_rules = rules.with_target(options.fit_target) if options.fit_target else rules
+    fields, changes = options.fields, options.changes
+    start = Card.from_dict(cards[name]["card"]) if options.from_stored else None
+    if changes:
+        start = start or first_guess(load_table(fit_rules))
+        for field_name, value in changes.items():
+            start = put(start, field_name, value)
+    if options.simple_only:
+        solution = load_table(rules)
+        stored = Card.from_dict(cards[name]["card"]) if name in cards else None
+        entry = cards.setdefault(name, {})
+        entry["simple"] = entry.get("simple", {}) if options.resume else {}
+        entry["simple_command"] = options.simple_command(name)
+        # Saved after each rule, as below: an interrupted run keeps what it
+        # measured.
+        measure_simple(solution, stored or first_guess(solution), options.tol,
+                       entry["simple"], lambda: save(name, entry), options.sampled)
+        return
+    solution = load_table(fit_rules)
+    card, loss, evaluations, seats = fit(solution, options.rounds,
+                                         lambda text: log(f"{name}: {text}"), options.tol,
+                                         fields, start)
+    # Read again: another run may have stored a better card meanwhile.
+    stored = stored_cards().get(name, {})
+    # Every field a search has moved since the first guess: this run's
+    # and, from the stored card, those before it.
+    searched = sorted(set(stored.get("loss", {}).get("searched", []) if options.from_stored
+                          else []) | set(changes)
+                      | set(fields or fields_to_fit(rules) if options.rounds else []))
+    if options.rounds and card == start and not changes:
+        log(f"{name}: no better card found; solver/cards/cards.json keeps the stored one")
+        stored["loss"]["searched"] = searched
+        save(name, stored)
+        return
+    if fit_rules != rules:
+        solution = load_table(rules)
+        seats = card_seat_values(solution, card, tol=options.tol)
+        loss = 0.5 - float(np.mean(seats))
+    was = stored.get("loss", {})
+    if start and was.get("target") == rules.target and loss >= was.get("loss", np.inf):
+        # Fitted at a smaller target, or changed by --set: a card replaces
+        # the stored one only where it gives up less.
+        log(f"{name}: this card gives up {100 * loss:.3f} points, the stored one "
+            f"{100 * was['loss']:.3f}; solver/cards/cards.json keeps the stored one")
+        return
+    # --card-only keeps the simple rules as stored, measured beside the
+    # previous card ("always keep everything" takes its banks) until
+    # --simple-only measures them again.
+    simple = stored.get("simple", {}) if options.card_only else {}
+    # The cards fitted for more players stay; what this card gives up with
+    # them is to be measured again.
+    kept = {players: {"fitted": measured["fitted"]}
+            for players, measured in stored.get("players", {}).items()
+            if "fitted" in measured}
+    cards[name] = {"card": card.to_dict(),
+                   "loss": {"loss": loss, "target": rules.target,
+                            "seats": [float(v) for v in seats],
+                            "evaluations": evaluations,
+                            "searched": searched,
+                            "fitted_at": fit_rules.target,
+                            "seconds": time.perf_counter() - started,
+                            "machine": machine(),
+                            "command": options.command(name)},
+                   "simple": simple,
+                   **({"simple_command": stored["simple_command"]}
+                      if options.card_only and "simple_command" in stored else {}),
+                   **({"players": kept} if kept else {})}
+    # Saved now and after each simple rule: where one evaluation takes half
+    # an hour, an interrupted run keeps what it measured.
+    save(name, cards[name])
+    if options.card_only:
+        return
+    measure_simple(solution, card, options.tol, simple, lambda: save(name, cards[name]))
