@@ -39,19 +39,12 @@ import sys
 import threading
 import time
 
+from solver.tables.machine import machine
+
 ASKERS = 16
 IDLE = 2
 SLOW = 2
 GAMES = [("cinq-mille", 1), ("cinq-mille", 2)]     # (game, opponents): committed tables
-
-
-def machine() -> str:
-    """``nproc`` and ``lscpu``'s model name, as docs/page.md records them."""
-    cores = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-    model = next((line.split(":", 1)[1].strip() for line in
-                  subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
-                  if line.startswith("Model name")), "unknown")
-    return f"{cores} cores (nproc), {model}, Python {sys.version.split()[0]}"
 
 
 def start_server():
