@@ -239,39 +239,38 @@ def _read_scoring(key, value) -> list[list[int]]:
     return table
 
 
-def _read_straights(key, value) -> list:
-    straights = []
-    for item in _list(key, value, "a list of [faces, points]"):
+def _dice_with_points(key, value, name: str, part: str, example: str, valid, rule: str):
+    """A list of ``[list of integers, points]`` (straights, combinations):
+    each list checked by ``valid`` (else ``rule`` says what it must be),
+    each worth some points."""
+    out = []
+    for item in _list(key, value, f"a list of [{part}, points]"):
         if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
-            raise UsageError(f"{key}: each straight is [faces, points], e.g. "
-                             f"[[1, 2, 3, 4, 5], 500], not {_show(item)}")
-        faces = [_integer(f"{key} faces", face) for face in item[0]]
-        if not faces or any(not 1 <= f <= FACES for f in faces) or len(set(faces)) < len(faces):
-            raise UsageError(f"{key}: the faces of a straight are distinct faces 1 to "
-                             f"{FACES}, not {faces}")
+            raise UsageError(f"{key}: each {name} is [{part}, points], e.g. {example}, "
+                             f"not {_show(item)}")
+        numbers = [_integer(f"{key} {part}", number) for number in item[0]]
+        if not numbers or not valid(numbers):
+            raise UsageError(f"{key}: {rule}, not {numbers}")
         points = _non_negative(f"{key} points", item[1])
         if points == 0:
-            raise UsageError(f"{key}: the straight {faces} must be worth some points")
-        straights.append([faces, points])
-    return straights
+            raise UsageError(f"{key}: the {name} {numbers} must be worth some points")
+        out.append([numbers, points])
+    return out
+
+
+def _read_straights(key, value) -> list:
+    return _dice_with_points(
+        key, value, "straight", "faces", "[[1, 2, 3, 4, 5], 500]",
+        lambda faces: all(1 <= f <= FACES for f in faces) and len(set(faces)) == len(faces),
+        f"the faces of a straight are distinct faces 1 to {FACES}")
 
 
 def _read_combinations(key, value) -> list:
-    combinations = []
-    for item in _list(key, value, "a list of [shape, points]"):
-        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
-            raise UsageError(f"{key}: each combination is [shape, points], e.g. "
-                             f"[[2, 2, 2], 750] for three pairs, not {_show(item)}")
-        shape = [_integer(f"{key} shape", part) for part in item[0]]
-        if not shape or any(part < 1 for part in shape) or len(shape) > FACES \
-                or shape != sorted(shape, reverse=True):
-            raise UsageError(f"{key}: a shape is the counts of distinct faces, largest "
-                             f"first, each 1 or more, e.g. [4, 2]; not {shape}")
-        points = _non_negative(f"{key} points", item[1])
-        if points == 0:
-            raise UsageError(f"{key}: the combination {shape} must be worth some points")
-        combinations.append([shape, points])
-    return combinations
+    return _dice_with_points(
+        key, value, "combination", "shape", "[[2, 2, 2], 750] for three pairs",
+        lambda shape: (all(part >= 1 for part in shape) and len(shape) <= FACES
+                       and shape == sorted(shape, reverse=True)),
+        "a shape is the counts of distinct faces, largest first, each 1 or more, e.g. [4, 2]")
 
 
 def _read_instant_wins(key, value) -> list:
