@@ -92,3 +92,33 @@ def test_damaged_and_foreign_tables_are_refused(tmp_path):
     result = farkle("advise", "pig", "--target", 30, "--table", table, "--me", 0, "--opp", 0,
                     check=2)
     assert "damaged" in result.stderr
+
+
+def test_the_solve_progress_bar_never_moves_backwards(tmp_path):
+    """Issue 68: dix-mille's bar grew its total sweep by sweep, so its share
+    fell back. Seen at a terminal (a pseudo-terminal of 100 columns), the
+    shares a solve with falls prints only grow, and the solve finishes."""
+    import os
+    import re
+    import sys
+
+    import pexpect
+    child = pexpect.spawn(sys.executable, ["-m", "solver.cli", "solve", "dix-mille", "--target",
+                                           "1000"], timeout=300, encoding="utf-8",
+                          dimensions=(24, 100), env={**os.environ,
+                                                     "FARKLE_TABLES": str(tmp_path)})
+    child.expect(pexpect.EOF)
+    shares = [int(p) for p in re.findall(r"(\d+)%\|", child.before)]
+    assert len(shares) >= 3 and shares == sorted(shares), shares
+    assert "the first player wins" in child.before
+
+
+def test_expected_sweeps_follow_the_changes():
+    """The progress bar's estimate, by hand: changes of 1e-2 then 3e-3 (q =
+    0.3) reach the bound 3e-3 * q^k / (1 - q) < 1e-12 at k = 19 more sweeps
+    (5.0e-13; at 18, 1.7e-12), 21 in all, capped by max_sweeps; before two
+    changes, the first guess."""
+    from solver.engine.convergence import FIRST_GUESS_SWEEPS, sweeps_expected
+    assert sweeps_expected([], 1e-12, 200) == FIRST_GUESS_SWEEPS
+    assert sweeps_expected([1e-2, 3e-3], 1e-12, 200) == 21
+    assert sweeps_expected([1e-2, 3e-3], 1e-12, 10) == 10

@@ -22,19 +22,26 @@ def solve_command(args, rules, memory=None, players=2) -> str:
     return f"farkle solve {game}{target}{seats}{option}"
 
 
+PROGRESS_STEPS = 1000
+
+
 def progress_bar(description: str):
-    """A tqdm bar on stderr, as a ``progress(done, total)`` callback."""
+    """A tqdm bar on stderr, as a ``progress(done, total)`` callback, in
+    thousandths of the work. With crosses the sweeps to come are only
+    estimated as the solve converges (:func:`solver.engine.convergence.sweeps_expected`),
+    so the total may grow: the bar shows the largest share done so far and
+    never moves backwards."""
     from tqdm import tqdm
     bar = None
 
     def update(done, total):
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc=description, unit="start", file=sys.stderr,
-                       leave=False, disable=None)
-        # With crosses the sweeps to come are only known as they converge.
-        bar.total = total
-        bar.update(done - bar.n)
+            bar = tqdm(total=PROGRESS_STEPS, desc=description, unit="", file=sys.stderr,
+                       leave=False, disable=None, bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]")
+        share = min(PROGRESS_STEPS, PROGRESS_STEPS * done // max(total, 1))
+        if share > bar.n:
+            bar.update(share - bar.n)
         if done >= total:
             bar.close()
     return update

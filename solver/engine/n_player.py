@@ -61,7 +61,7 @@ import numpy as np
 from numba import set_parallel_chunksize
 
 from solver.model.dice import keep_table
-from solver.engine.convergence import error_bound
+from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
 from solver.engine.n_player_blocks import (NEWTON_TOL, build_multi_blocks, no_plan,
                                           solve_level_n)
@@ -124,7 +124,9 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
                     settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
                 if progress is not None:
                     done = int(blocks.block_start[b1]) + (sweeps - 1) * len(V)
-                    progress(done, len(V) * (sweeps + 1 if has_falls else 1))
+                    expected = (sweeps_expected(sweep_changes, tol, max_sweeps) if has_falls
+                                else 1)
+                    progress(done, len(V) * max(expected, sweeps))
             if not has_falls:
                 break
             sweep_changes.append(float(np.max(np.abs(V - before))))

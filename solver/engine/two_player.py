@@ -72,7 +72,7 @@ import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
 from solver.model.compiled_rules import drop_stale_caches
-from solver.engine.convergence import error_bound
+from solver.engine.convergence import error_bound, sweeps_expected
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
@@ -435,8 +435,9 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values, node_slope,
                         passes, changes)
             if progress is not None:
+                expected = sweeps_expected(sweep_changes, tol, max_sweeps) if has_falls else 1
                 progress(int(blocks.group_start[blocks.block_start[b1]]) + (sweeps - 1) * nodes,
-                         nodes * (sweeps + 1 if has_falls else 1))
+                         nodes * max(expected, sweeps))
         all_passes += passes
         if not has_falls:
             sweep_change = 0.0
