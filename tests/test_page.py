@@ -25,6 +25,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +34,11 @@ STORE = "farkle-table"
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          f"--window-size={PHONE[0]},{PHONE[1]}"]
-WAIT = 20
-"""Seconds an answer may take (a table is read on its game's first question)."""
+WAIT = 60
+"""Seconds an answer may take (a table is read on its game's first question).
+Generous on purpose: on a busy 2-core machine a page test failed at 20 s
+(issue 68). A longer wait hides nothing: every wait is for one precise
+state, and a wait that ends without it fails with what the page showed."""
 
 
 # ---------------------------------------------------------------- fixtures
@@ -128,7 +132,13 @@ class Page:
                   and self.css("#game").get_attribute("value"))
 
     def wait(self, condition, timeout=WAIT):
-        return WebDriverWait(self.driver, timeout).until(condition)
+        try:
+            return WebDriverWait(self.driver, timeout).until(condition)
+        except TimeoutException:
+            body = self.driver.find_element(By.TAG_NAME, "body")
+            raise AssertionError(f"the page did not reach the awaited state in {timeout} s; "
+                                 f"busy={body.get_attribute('data-busy')!r}, it showed: "
+                                 f"{body.text[:500]!r}") from None
 
     def css(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
