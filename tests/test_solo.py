@@ -1,0 +1,79 @@
+"""The turn played alone for the most points (solver.engine.solo), against
+a slow recursion written here over every roll (it borrows only the dice
+engine's list of keeps, as tests/reference_solver.py does)."""
+
+import dataclasses
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from solver.engine.solo import points_policy
+from solver.model.dice import keeps, rolls
+from solver.model.rules import get_rules
+
+
+def slow_points(rules, cap_units):
+    """E(0, D) by memoised recursion over every distinct roll, in points;
+    at ``cap_units`` the turn is banked, and an instant win ends the turn
+    with its turn total."""
+    dice, unit = rules.dice, rules.unit
+
+    @lru_cache(maxsize=None)
+    def value(t, n):
+        if t >= cap_units:
+            return t
+        roll = 0.0
+        for counts, p in rolls(n):
+            options = keeps(rules, counts)
+            if not options:
+                continue
+            # A roll that wins at once is the win (it ends the turn, banked).
+            options = [k for k in options if k.win] or options
+            best = 0.0
+            for k in options:
+                left = n - k.used
+                after = t + k.points // unit
+                best = max(best, after if k.win else value(after, left if left else dice))
+            roll += float(p) * best
+        forced = rules.hot_dice_forced and n == dice
+        may_bank = t > 0 and t * unit >= rules.min_bank and not forced
+        return max(t, roll) if may_bank else roll
+
+    return value(0, dice) * unit
+
+
+def test_pig_holds_at_20_for_8_14_points():
+    """Pig's turn played for points holds at 20 (rolling at t gains
+    (20 - t) / 6: Neller and Presser's "hold at 20", the policy that
+    maximises a turn's expected points), worth 8.1418 points a turn by the
+    exact recursion with fractions written here."""
+    @lru_cache(maxsize=None)
+    def exact(t):
+        if t >= 100:
+            return Fraction(t)
+        roll = sum(Fraction(1, 6) * exact(t + face) for face in range(2, 7))
+        return max(Fraction(t), roll) if t > 0 else roll
+    policy = points_policy(get_rules("pig"))
+    assert policy.points_per_turn == pytest.approx(float(exact(0)), abs=1e-9)
+    assert policy.points_per_turn == pytest.approx(8.1418, abs=5e-5)
+    assert policy.bank_from(1) == 20
+
+
+@pytest.mark.parametrize("name, extra", [("cinq-mille", {}), ("dix-mille", {}),
+                                         ("cinq-mille", {"min_bank": 500})])
+def test_points_per_turn_equal_the_slow_recursion(name, extra):
+    rules = dataclasses.replace(get_rules(name), **extra)
+    cap = 8000
+    fast = points_policy(rules, cap_points=cap).points_per_turn
+    assert fast == pytest.approx(slow_points(rules, cap // rules.unit), rel=1e-12)
+
+
+def test_hot_dice_that_must_be_rolled_are_never_banked():
+    """dix-mille forces a roll of all five dice after hot dice: no turn
+    total banks with five in hand; with a free hot dice rule it would."""
+    forced = points_policy(get_rules("dix-mille"))
+    assert forced.bank_from(5) is None and forced.bank_from(1) is not None
+    free = points_policy(dataclasses.replace(get_rules("dix-mille"), hot_dice_forced=False))
+    assert free.bank_from(5) is not None
+    assert free.points_per_turn >= forced.points_per_turn
