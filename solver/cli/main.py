@@ -235,20 +235,33 @@ def cmd_odds(args):
 
 
 def cmd_solve(args):
-    from solver.tables.make import check_players, solve_and_write
+    """Solve and write the table; with others solving the same table at
+    once, one solves and the others wait and report its table (issue 68,
+    :func:`solver.tables.make.make_table`)."""
+    from solver.tables.make import check_players, make_table
     rules = rules_of(args)
     memory = memory_of(args, rules)
     check_players(rules, args.players, memory)
     started = time.perf_counter()
-    solution, path, residual = solve_and_write(rules, args.out, args.tolerance, memory,
-                                               progress_bar(f"solving {rules.name}"),
-                                               players=args.players)
+    made = make_table(rules, args.out, args.tolerance, memory,
+                      progress_bar(f"solving {rules.name}"), players=args.players,
+                      say=_say, reuse=True)
+    solution, path, residual = made.solution, made.path, made.residual
+    if solution is None:
+        from solver.tables.files import read_table
+        solution = read_table(path, expect=rules, expect_players=args.players)
+        residual = float(solution.stats["bellman_residual"])
+        by = f" (pid {made.made_by})" if made.made_by else ""
+        _say(f"{path.name} was made by another farkle{by} while this one waited: "
+             f"using it")
     seconds = time.perf_counter() - started
     seat_wins = _seat_wins(solution)
     result = {"game": rules.name, "target": rules.target, "players": args.players,
               "first_player_win": solution.first_player_win, "seat_wins": seat_wins,
               "states": int(solution.stats["turn_starts"]), "seconds": seconds,
               "table": str(path), "bellman_residual": residual}
+    if made.solution is None:
+        result["made_by"] = made.made_by
     if args.players > 2:
         from solver.tables.files import equilibria_summary
         result["equilibria"] = equilibria_summary(solution)
@@ -262,8 +275,15 @@ def cmd_solve(args):
         print(f"{rules.name} to {rules.target}, {args.players} players: seats win "
               + ", ".join(f"{i + 1}: {v:.7f}" for i, v in enumerate(seat_wins)))
         _print_equilibria(result["equilibria"])
-    print(f"{result['states']} turn starts solved in {seconds:.1f} s; "
-          f"Bellman residual {residual:.1e}; table {path}")
+    solved = (f"solved in {seconds:.1f} s" if made.solution is not None
+              else "solved by another farkle while this one waited")
+    print(f"{result['states']} turn starts {solved}; Bellman residual {residual:.1e}; "
+          f"table {path}")
+
+
+def _say(line: str) -> None:
+    """One line on stderr, as the errors are."""
+    print(f"farkle: {line}", file=sys.stderr, flush=True)
 
 
 def _seat_wins(solution) -> list[float]:

@@ -49,6 +49,7 @@ leaves a file that looks valid.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -95,14 +96,20 @@ PLAYER_AXES["take_values"] = ["take-over row of the node (solver.engine.turn_ker
 
 
 def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:
-    """Write ``solution`` to ``path`` atomically; returns the file's size."""
+    """Write ``solution`` to ``path`` atomically; returns the file's size.
+
+    The file is made in memory, written under a name of this process's
+    own (``NAME.h5.PID.partial``: two writers never share one) and renamed.
+    HDF5 writing to a full disk crashed the interpreter; a plain write
+    fails with an OSError, and the partial file is removed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     rules = solution.rules
     compress = dict(compression="gzip", compression_opts=4, shuffle=True)
+    image = io.BytesIO()
     try:
-        with h5py.File(partial, "w") as f:
+        with h5py.File(image, "w") as f:
             f.attrs["format"] = FORMAT
             f.attrs["format_version"] = FORMAT_VERSION
             f.attrs["program_version"] = __version__
@@ -126,6 +133,10 @@ def write_table(solution: Solution, path: Path, tolerance: float, residual: floa
                 _write_players(f, solution, compress)
             else:
                 _write_two_players(f, solution, compress)
+        with open(partial, "wb") as out:
+            out.write(image.getbuffer())
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(partial, path)
     finally:
         if partial.exists():

@@ -13,6 +13,14 @@ is handed to ``first_use``:
   :data:`ON_THE_SPOT_SECONDS`, when ``solve`` says so, or when ``ask``
   (the person at the terminal) agrees; refused with the command and the
   estimate otherwise.
+
+Many processes may want one table at once (issue 68): a missing table is
+made under its lock (:func:`solver.tables.make.make_table`), so one process
+solves while the others wait, saying so, and then read its table; a
+process that finds another one solving waits for it without asking the
+person first. The page, which never solves, answers that the table is
+being made. What killed writers left beside a table is removed on the way
+(:func:`solver.tables.make.tidy`).
 """
 
 from __future__ import annotations
@@ -24,8 +32,8 @@ from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.tables.files import outdated, read_table
 from solver.tables.make import (check_players, estimated_solve_seconds, estimated_table_bytes,
-                                solve_and_write)
-from solver.tables.paths import default_path, solve_command
+                                make_table, solving_now, table_lock, tidy)
+from solver.tables.paths import default_path, solve_command, user_table_path
 
 # A missing table that takes longer than this to make is named as a command
 # to run instead of being solved on the spot, unless the person agrees.
@@ -53,18 +61,41 @@ class FirstUse:
     progress: Callable = lambda description: None
 
     def make(self, rules: Rules, memory: str | None, players: int, path, why: str) -> None:
+        target = user_table_path(rules, memory, players)
+        who = f" with {players} players" if players != 2 else ""
+        if solving_now(target) is not None:
+            # Another farkle is making it: waiting costs nothing more, so
+            # nobody is asked; if it fails, this one decides afresh.
+            with table_lock(target, say=self.say) as holder:
+                pass
+            if _ready(rules, memory, players):
+                self.say(_made_by_another(rules, who, holder))
+                return
         seconds = estimated_solve_seconds(rules, memory, players)
         cost = f"about {duration(seconds)}, {megabytes(estimated_table_bytes(rules, memory, players))}"
-        who = f" with {players} players" if players != 2 else ""
         command = (self.command or solve_command)(rules, memory, players)
         refusal = f"{rules.name}{who} {why}; make it with: {command} ({cost})"
         if seconds > ON_THE_SPOT_SECONDS and not self.solve:
             if self.ask is None or not self.ask(f"{rules.name}{who} {why}: solve it now? "
                                                 f"{cost} [y/N] "):
                 raise UsageError(refusal)
-        self.say(f"solving {rules.name}{who} ({cost}) into {path}")
-        solve_and_write(rules, memory=memory, progress=self.progress(f"solving {rules.name}"),
-                        players=players)
+        made = make_table(rules, memory=memory, progress=self.progress(f"solving {rules.name}"),
+                          players=players, say=self.say, reuse=True,
+                          starting=lambda: self.say(f"solving {rules.name}{who} ({cost}) "
+                                                    f"into {target}"))
+        if made.solution is None:
+            self.say(_made_by_another(rules, who, made.made_by))
+
+
+def _ready(rules: Rules, memory: str | None, players: int) -> bool:
+    """Whether the default table of ``rules`` is here and up to date."""
+    path = default_path(rules, memory, players)
+    return path.exists() and not outdated(path)
+
+
+def _made_by_another(rules: Rules, who: str, pid: int | None) -> str:
+    return (f"{rules.name}{who} was solved by another farkle"
+            f"{f' (pid {pid})' if pid else ''}: using its table")
 
 
 ALWAYS_SOLVE = FirstUse(solve=True)
@@ -105,8 +136,15 @@ def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
     (as :attr:`FirstUse.command`)."""
     check_players(rules, players, memory)
     path = default_path(rules, memory, players)
+    target = user_table_path(rules, memory, players)
+    tidy(target)
     if first_use is None and not path.exists():
         who = f" with {players} players" if players != 2 else ""
+        holder = solving_now(target)
+        if holder is not None:
+            raise MissingTable(f"{rules.name}{who} is being solved now by another farkle"
+                               f"{f' (pid {holder})' if holder else ''}: ask again when it "
+                               f"is done")
         raise MissingTable(f"{rules.name}{who} has no table here yet: make it with: "
                            f"{(command or solve_command)(rules, memory, players)}")
     if first_use is not None and (not path.exists() or outdated(path)):
@@ -115,6 +153,8 @@ def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
         if before_solving is not None:
             before_solving()
         first_use.make(rules, memory, players, path, why)
+        # The user's table now, where the old one may have been the package's.
+        path = default_path(rules, memory, players)
     return path
 
 

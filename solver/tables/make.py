@@ -11,14 +11,39 @@ The solve-time estimate is turn starts x rows x keeps of a turn DP, about
 2.2 DP passes per turn start (1.5 with more players; with crosses, as 7
 passes: see ``estimated_solve_seconds``), at the rate measured on the
 project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
+
+Faults (issue 68): ``make_table`` checks where the table goes before any
+work (``check_target``: a directory that exists or can be made, that takes
+a file, with room for the estimated size; an ``--out`` that is no
+directory), and solves and writes under ``NAME.h5.lock`` (``table_lock``,
+an exclusive ``flock``): any number of processes wanting one table, one
+solves and the others wait, saying so once, then read its table. Holding
+the lock, a process removes the partial files (``NAME.h5.PID.partial``,
+:func:`solver.tables.files.write_table`) of writers that are gone, killed
+ones included; a write that fails anyway (full disk) removes its own and
+ends in one line. The lock file is removed when the lock is let go; one
+left by a killed process is taken over by the next.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import glob
+import json
 import os
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
+
+try:
+    import fcntl
+except ImportError:                     # Windows: no lock, every process solves
+    fcntl = None
 
 import numpy as np
 
@@ -56,21 +81,324 @@ def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 
 
 def solve_and_write(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
                     memory: str | None = None, progress=None, players: int = 2):
-    """Solve, check the Bellman residual, write the table; returns
-    ``(solution, path, residual)``."""
+    """Solve, check the Bellman residual, write the table (:func:`make_table`:
+    checked first, under the table's lock); returns ``(solution, path,
+    residual)``."""
+    made = make_table(rules, out, tolerance, memory, progress, players)
+    return made.solution, made.path, made.residual
+
+
+@dataclass
+class Made:
+    """What :func:`make_table` did: ``solution`` and ``residual`` are None
+    when another process made the table while this one waited for it
+    (``made_by``: its pid, 0 when not known)."""
+    path: Path
+    solution: object | None = None
+    residual: float | None = None
+    made_by: int | None = None
+
+
+def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
+               memory: str | None = None, progress=None, players: int = 2, *,
+               say: Callable | None = None, reuse: bool = False,
+               starting: Callable | None = None) -> Made:
+    """Make the table of ``rules`` at ``out`` (default: the user's table):
+    check where it goes (:func:`check_target`), take its lock (waiting for
+    another process making it, ``say`` telling so), solve, check the
+    Bellman residual and write. With ``reuse``, a table that another
+    process wrote there meanwhile (of these rules and players, to this
+    tolerance or a finer one) is taken as it is, not solved again.
+    ``starting()`` runs when the solve starts. A write that fails (a full
+    disk) leaves nothing and ends in one line (UsageError)."""
     from solver.tables.files import write_table
     from solver.tables.paths import user_table_path
-    if players == 2:
-        from solver.engine.solution import bellman_residual
-        solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
-        residual = bellman_residual(solution)
+    path = Path(out) if out is not None else user_table_path(rules, memory, players)
+    check_target(path, estimated_table_bytes(rules, memory, players))
+    before = _identity(path)
+    with table_lock(path, say=say) as waited_for:
+        if reuse and _identity(path) != before and _made_for(path, rules, players, tolerance):
+            return Made(path, made_by=waited_for or 0)
+        if starting is not None:
+            starting()
+        if players == 2:
+            from solver.engine.solution import bellman_residual
+            solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
+            residual = bellman_residual(solution)
+        else:
+            from solver.engine.solution_n import bellman_residual_n
+            solution = solve_players_game(rules, players, memory, tol=tolerance,
+                                          progress=progress)
+            residual = bellman_residual_n(solution)
+        try:
+            write_table(solution, path, tolerance, residual)
+        except OSError as error:
+            raise UsageError(f"cannot write the table {path}: {error.strerror or error}; "
+                             f"nothing was kept") from None
+    return Made(path, solution, residual)
+
+
+# ------------------------------------------------------------------ faults
+
+SPACE_MARGIN, SPACE_SLACK = 1.5, 1 << 20
+"""Free space asked for before a solve: the estimated table size (rough:
+``estimated_table_bytes``) times SPACE_MARGIN, plus SPACE_SLACK for the
+HDF5 file's own structure."""
+
+
+def check_target(path: Path, size: int) -> None:
+    """Refuse, before any work, a table that could not be written at
+    ``path``: a directory, a path under a file, a directory that cannot be
+    made or written to (read-only, or not this user's), or less free
+    space than a table of about ``size`` bytes needs (SPACE_MARGIN)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"cannot write the table to {path}: it is a directory")
+    if path.exists() and not path.is_file():
+        raise UsageError(f"cannot write the table to {path}: it is not a regular file")
+    folder = path.parent
+    above = folder
+    while not above.exists() and above != above.parent:
+        above = above.parent
+    if not above.is_dir():
+        raise UsageError(f"cannot write the table to {path}: {above} is not a directory")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make the directory {folder} for the table: "
+                         f"{error.strerror or error}") from None
+    # Tried, not asked (os.access): root passes every permission, a
+    # read-only file system and a full disk only show when writing.
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.",
+                                         suffix=".probe") as probe:
+            probe.write(bytes(4096))
+            probe.flush()
+    except OSError as error:
+        raise UsageError(f"cannot write in {folder}: {error.strerror or error}") from None
+    free = shutil.disk_usage(folder).free
+    need = int(size * SPACE_MARGIN) + SPACE_SLACK
+    if free < need:
+        raise UsageError(f"not enough space in {folder} for the table: it needs about "
+                         f"{_mb(need)}, {_mb(free)} free")
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the table at ``path``: ``NAME.h5.lock`` beside it."""
+    path = Path(path)
+    return path.with_name(path.name + ".lock")
+
+
+@contextmanager
+def table_lock(path: Path, say: Callable | None = None):
+    """Hold the lock of the table at ``path`` (module docstring); yields the
+    pid of the process waited for (0: not known), None when the lock was
+    free. ``say(line)`` is told once that this process waits, and for
+    whom (:func:`_acquire`). The partial files of writers that are gone
+    are removed."""
+    path = Path(path)
+    lock = lock_path(path)
+    fd, waited_for = _acquire(lock, path, say)
+    try:
+        _remove_leftovers(path)
+        yield waited_for
+    finally:
+        # Removed while still held: a process that opened the file before
+        # sees, once it has the lock, that it is no longer the lock file
+        # and opens the new one (_acquire).
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                os.unlink(lock)
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def solving_now(path: Path) -> int | None:
+    """The pid of the process holding the lock of the table at ``path``
+    (0: not known), or None when nobody does."""
+    try:
+        fd = os.open(lock_path(path), os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            _flock(fd, "shared")
+        except BlockingIOError:
+            return _holder(fd)
+        return None
+    finally:
+        os.close(fd)
+
+
+def tidy(path: Path) -> None:
+    """Remove what killed writers of the table at ``path`` left (partial
+    files, the lock file) when nobody is writing it; a reader's call,
+    which never waits."""
+    path = Path(path)
+    lock = lock_path(path)
+    if not lock.exists() and not _partials(path):
+        return
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        try:
+            _flock(fd, "now")
+        except BlockingIOError:
+            return
+        if _same_file(fd, lock):
+            _remove_leftovers(path)
+            os.unlink(lock)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _acquire(lock: Path, path: Path, say: Callable | None) -> tuple[int, int | None]:
+    """Open and lock ``lock``, waiting when another process holds it;
+    returns the descriptor and the pid waited for (None: none). ``say`` is
+    told once. The pid is the holder's while the table stays as it was:
+    after a holder that wrote it come, at most, processes that only look
+    at it (another waiting ``farkle solve``), not the one that made it."""
+    waited_for, table = None, _identity(path)
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise UsageError(f"cannot lock the table {path} ({lock}: "
+                             f"{error.strerror or error})") from None
+        try:
+            try:
+                _flock(fd, "now")
+            except BlockingIOError:
+                if waited_for is None or _identity(path) == table:
+                    holder = _holder(fd)
+                    if say is not None and waited_for is None:
+                        who = f" (pid {holder})" if holder else ""
+                        say(f"waiting for another farkle solving {path.stem}{who} ...")
+                    waited_for = holder
+                _flock(fd, "wait")
+            if _same_file(fd, lock):
+                try:
+                    os.ftruncate(fd, 0)
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    os.write(fd, f"{os.getpid()}\n".encode())
+                except OSError:         # a full disk: the pid stays unknown
+                    pass
+                return fd, waited_for
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+def _flock(fd: int, how: str) -> None:
+    """``now``: exclusive or BlockingIOError; ``wait``: exclusive, waiting;
+    ``shared``: shared or BlockingIOError (and let go at once)."""
+    if fcntl is None:
+        return
+    if how == "shared":
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
     else:
-        from solver.engine.solution_n import bellman_residual_n
-        solution = solve_players_game(rules, players, memory, tol=tolerance, progress=progress)
-        residual = bellman_residual_n(solution)
-    path = out or user_table_path(rules, memory, players)
-    write_table(solution, path, tolerance, residual)
-    return solution, path, residual
+        fcntl.flock(fd, fcntl.LOCK_EX | (fcntl.LOCK_NB if how == "now" else 0))
+
+
+def _same_file(fd: int, lock: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(lock))
+    except FileNotFoundError:
+        return False
+
+
+def _holder(fd: int) -> int:
+    """The pid the lock's holder wrote in it (0: not known). It writes it
+    just after taking the lock: an empty file is read again for a while."""
+    for _ in range(50):
+        os.lseek(fd, 0, os.SEEK_SET)
+        text = os.read(fd, 32).decode(errors="replace").strip()
+        if text.isdigit():
+            return int(text)
+        time.sleep(0.02)
+    return 0
+
+
+def _partials(path: Path) -> list[Path]:
+    """The partial files of the table at ``path``: ``NAME.h5.PID.partial``,
+    and ``NAME.h5.partial`` of older versions."""
+    found = []
+    for candidate in path.parent.glob(f"{glob.escape(path.name)}.*partial"):
+        middle = candidate.name[len(path.name):-len("partial")]
+        if middle == "." or (middle.startswith(".") and middle.endswith(".")
+                             and middle[1:-1].isdigit()):
+            found.append(candidate)
+    return found
+
+
+def _remove_leftovers(path: Path) -> None:
+    """With the lock held: remove the partial files of the table whose
+    writer is gone (its pid is not alive, or started after the file was
+    last written: a pid used again), and those without a pid."""
+    for partial in _partials(path):
+        pid = partial.name[len(path.name) + 1:-len(".partial")]
+        try:
+            if not pid or _gone(int(pid), partial.stat().st_mtime):
+                partial.unlink()
+        except OSError:
+            pass
+
+
+def _gone(pid: int, written: float) -> bool:
+    if pid == os.getpid() or pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    started = _start_time(pid)
+    return started is not None and started > written + 2
+
+
+def _start_time(pid: int) -> float | None:
+    """When process ``pid`` started (seconds since the epoch), where /proc
+    tells; None elsewhere."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def _identity(path: Path):
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
+def _made_for(path: Path, rules: Rules, players: int, tolerance: float) -> bool:
+    """Whether the table at ``path`` is one of ``rules`` and ``players``,
+    solved to ``tolerance`` or finer, by this program's layout."""
+    from solver.tables.files import read_info
+    try:
+        info = read_info(path)
+    except UsageError:
+        return False
+    return (Rules.from_json(json.dumps(info["rules"])) == rules and info["players"] == players
+            and not info["outdated"] and float(info["tolerance"]) <= tolerance)
 
 
 def check_players(rules: Rules, players: int, memory: str | None = None) -> None:
