@@ -362,7 +362,3 @@ def cmd_info(args):
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    sys.exit(main())
