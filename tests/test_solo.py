@@ -3,10 +3,12 @@ a slow recursion written here over every roll (it borrows only the dice
 engine's list of keeps, as tests/reference_solver.py does)."""
 
 import dataclasses
+import json
 from fractions import Fraction
 from functools import lru_cache
 
 import pytest
+from conftest import farkle
 
 from solver.engine.solo import points_policy
 from solver.model.dice import keeps, rolls
@@ -77,3 +79,19 @@ def test_hot_dice_that_must_be_rolled_are_never_banked():
     free = points_policy(dataclasses.replace(get_rules("dix-mille"), hot_dice_forced=False))
     assert free.bank_from(5) is not None
     assert free.points_per_turn >= forced.points_per_turn
+
+
+def test_farkle_solve_objective_points():
+    """``farkle solve GAME --objective points`` as a person runs it: the
+    same points a turn as the library, the thresholds in points, and one
+    line for an option that does not apply."""
+    out = json.loads(farkle("solve", "dix-mille", "--objective", "points", "--json",
+                            check=0).stdout)
+    policy = points_policy(get_rules("dix-mille"))
+    assert out["objective"] == "points"
+    assert out["points_per_turn"] == pytest.approx(policy.points_per_turn, rel=1e-15)
+    assert out["bank_from"]["5"] is None and out["bank_from"]["1"] == policy.bank_from(1)
+    text = farkle("solve", "pig", "--objective", "points", check=0).stdout
+    assert "8.142" in text and "1: 20" in text
+    refused = farkle("solve", "pig", "--objective", "points", "--players", "3", check=2)
+    assert len(refused.stderr.strip().splitlines()) == 1

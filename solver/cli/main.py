@@ -69,6 +69,9 @@ def build_parser() -> Parser:
     p.set_defaults(dice_after_game=True)
     command("odds", cmd_odds, "zero-roll, hot-dice and best-keep odds per dice count")
     p = command("solve", cmd_solve, "solve a game and write its table")
+    p.add_argument("--objective", choices=("win", "points"), default="win",
+                   help="win: each player's chance of winning, as a table (default); points: "
+                        "one turn played alone for the most points it can expect")
     p.add_argument("--out", type=Path, metavar="FILE")
     p.add_argument("--tolerance", type=float, default=1e-12)
     players_option(p)
@@ -234,12 +237,35 @@ def cmd_odds(args):
               f"{float(row['best_points']):>8.1f}")
 
 
+def _solve_for_points(args, rules):
+    """``solve --objective points``: the turn played alone for points
+    (:mod:`solver.engine.solo`); nothing is written."""
+    from solver.engine.solo import points_policy
+    if args.players != 2 or args.out is not None or args.memory is not None:
+        raise UsageError("--objective points plays one turn alone: no --players, --out or "
+                         "--memory")
+    policy = points_policy(rules)
+    bank_from = {n: policy.bank_from(n) for n in range(1, rules.dice + 1)}
+    if args.json:
+        print_json({"game": rules.name, "objective": "points",
+                    "points_per_turn": policy.points_per_turn,
+                    "bank_from": {str(n): t for n, t in bank_from.items()}})
+        return
+    print(f"{rules.name}: a turn played for the most points scores {policy.points_per_turn:.3f} "
+          f"on average (the objective: points, not the win)")
+    print("bank once the turn total reaches, by dice left to roll: " + " | ".join(
+        f"{n}: {'never' if t is None else f'{t:,}'}" for n, t in sorted(bank_from.items(),
+                                                                      reverse=True)))
+
+
 def cmd_solve(args):
     """Solve and write the table; with others solving the same table at
     once, one solves and the others wait and report its table (issue 68,
     :func:`solver.tables.make.make_table`)."""
     from solver.tables.make import check_players, make_table
     rules = rules_of(args)
+    if args.objective == "points":
+        return _solve_for_points(args, rules)
     memory = memory_of(args, rules)
     check_players(rules, args.players, memory)
     started = time.perf_counter()
