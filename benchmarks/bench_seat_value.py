@@ -19,7 +19,6 @@ import sys
 import time
 
 
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game")
@@ -29,16 +28,16 @@ def main(argv=None) -> int:
     parser.add_argument("--stored", action="store_true",
                         help="the game's stored card, not its first guess")
     args = parser.parse_args(argv)
-    from solver.engine.two_player import solve
     from solver.engine.n_player import solve_players
+    from solver.engine.two_player import solve
     from solver.model.rules import get_rules
-    from solver.tables.make import solve_game
     from solver.model.states import player_space
+    from solver.tables.make import solve_game
     rules = get_rules(args.game, args.target)
     if args.players == 2:
         from solver.cards.fit.search import first_guess
-        from solver.cards.store import card_for
         from solver.cards.seat_value import card_seat_values
+        from solver.cards.store import card_for
         table = solve_game(rules)
         card = card_for(get_rules(args.game))[0] if args.stored else first_guess(table)
         started = time.perf_counter()

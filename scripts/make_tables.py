@@ -18,7 +18,6 @@ from solver.model.rules import GAMES
 from solver.tables.make import solve_and_write
 from solver.tables.paths import package_dir, table_name
 
-
 THREE_PLAYERS = ["cinq-mille:3"]
 """Tables of more players that come with the program (3-player cinq-mille:
 73 s, 12.8 MB)."""

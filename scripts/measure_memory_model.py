@@ -50,7 +50,6 @@ import numpy as np
 
 from solver.tables.machine import cpu_model
 
-
 # ------------------------------------------------------------ (b) decisions
 
 class TablePolicy:
@@ -96,11 +95,29 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     game itself (dice, sheets, crosses, offers) is the simulator's
     (solver.sim.simulate), the rules of a turn solver.model.turn_rules'; only the
     turn's loop is written here, to see each decision of both tables."""
-    from solver.sim.game_loop import (BANK, INSTANT_WIN, OVERSHOOT, WIN, ZERO, Games, end_turn,
-                                  keep_value, player_line, start_game, throw)
+    from solver.model.turn_rules import OVERSHOOT as OVERSHOOTS
+    from solver.model.turn_rules import WIN as WINS
+    from solver.model.turn_rules import (
+        TurnRules,
+        dice_left,
+        keep_result,
+        may_bank,
+        may_take_over,
+    )
+    from solver.sim.game_loop import (
+        BANK,
+        INSTANT_WIN,
+        OVERSHOOT,
+        WIN,
+        ZERO,
+        Games,
+        end_turn,
+        keep_value,
+        player_line,
+        start_game,
+        throw,
+    )
     from solver.sim.policies import dice_tables
-    from solver.model.turn_rules import (OVERSHOOT as OVERSHOOTS, WIN as WINS, TurnRules,
-                                   dice_left, keep_result, may_bank, may_take_over)
     dice = dice_tables(rules)
     r = TurnRules.of(rules)
     play = Games.new(rules, seed)
@@ -200,9 +217,9 @@ def main(argv=None) -> int:
 
     import numba
 
-    from solver.tables.make import solve_game
     from solver.model.rules import get_rules
     from solver.sim.simulate import match, simulate
+    from solver.tables.make import solve_game
 
     machine = (f"{os.cpu_count()} cores (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}; "
                f"Python {platform.python_version()}, numpy {np.__version__}, "

@@ -75,8 +75,8 @@ def decisions_differ(solution, two, samples: int, seed: int = 0) -> dict[str, in
     the model (``model``) decide otherwise than the exact table (module
     docstring)."""
     from solver.advice.duels import DuelsAdvisor
-    from solver.engine.solution_n import replay_n
     from solver.engine.solution import replay
+    from solver.engine.solution_n import replay_n
     rng = np.random.default_rng(seed)
     space = solution.space
     model = DuelsAdvisor(two, solution.players)
@@ -100,6 +100,7 @@ def decisions_differ(solution, two, samples: int, seed: int = 0) -> dict[str, in
 
 def solve_case(game: str, target: int, players: int, changes: dict | None = None):
     import dataclasses
+
     from solver.engine.n_player import solve_players
     from solver.model.rules import get_rules
     from solver.model.states import player_space
@@ -118,8 +119,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small cases, for a look")
     parser.add_argument("--sample", type=int, default=2000)
     args = parser.parse_args(argv)
-    from solver.engine.two_player import solve
     from solver.cards.seat_value import duel_seat_values, model_seat_values
+    from solver.engine.two_player import solve
     from solver.tables.files import equilibria_summary
     seat_cases = QUICK_SEAT_CASES if args.quick else SEAT_CASES
     duel_cases = QUICK_DUEL_CASES if args.quick else DUEL_CASES

@@ -29,8 +29,8 @@ import sys
 from pathlib import Path
 
 from solver.cards import losses
-from solver.cards.regret import KIND_LABELS, NEAR_END
 from solver.cards.record import Card
+from solver.cards.regret import KIND_LABELS, NEAR_END
 from solver.cards.store import CARDS_FILE
 from solver.model.rules import get_rules
 from solver.tables.load import load_table

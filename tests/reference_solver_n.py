@@ -95,8 +95,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import njit, prange
-
 from reference_solver import roll_arrays, sheet_lines
+
 from solver.model.rules import Rules
 
 TIE = 1e-12

@@ -9,11 +9,11 @@ import dataclasses
 from functools import lru_cache
 
 import pytest
-
 from reference_solver import reference_solve
+
 from solver.advice.advisor import Advisor, Line
-from solver.model.errors import UsageError
 from solver.engine.two_player import solve
+from solver.model.errors import UsageError
 from solver.model.rules import get_rules
 
 CINQ = get_rules("cinq-mille", 1500)

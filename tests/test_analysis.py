@@ -21,13 +21,12 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from reference_solver import reference_solve
 
-from solver.study import analysis
 from solver.engine.two_player import solve
 from solver.model.rules import GAMES, get_rules
+from solver.study import analysis
 from solver.tables.make import solve_game
-
-from reference_solver import reference_solve
 
 # --------------------------------------------------------- brute force
 

@@ -15,12 +15,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.cards.bounds import (KEEP_CELLS, Sample, bank_decisions, bank_threshold_bound,
-                                keep_cells, keep_worth_headroom, turn_total_bands)
+from solver.cards.bounds import (
+    KEEP_CELLS,
+    Sample,
+    bank_decisions,
+    bank_threshold_bound,
+    keep_cells,
+    keep_worth_headroom,
+    turn_total_bands,
+)
 from solver.cards.kernel import BANK, KEEP
 from solver.cards.losses import where_card_loses
-from solver.cards.regret import NEAR_END, card_regret, decisions
 from solver.cards.record import Card
+from solver.cards.regret import NEAR_END, card_regret, decisions
 from solver.cards.store import stored_cards
 from solver.model.rules import get_rules
 

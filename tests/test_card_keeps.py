@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from solver.cards.text import card_text
 from solver.cards.record import Card
+from solver.cards.text import card_text
 from solver.model.rules import get_rules
 from solver.model.states import Line
 

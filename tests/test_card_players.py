@@ -12,19 +12,19 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import farkle
+
 from solver.cards.fit import search as card_fit
 from solver.cards.record import Card
-from solver.cards.text import card_text
-from solver.cards.store import card_for, stored_cards
-from solver.model.errors import UsageError
-from solver.engine.n_player import solve_players
-from solver.model.rules import get_rules
 from solver.cards.seat_value import card_seat_values, card_seat_values_n
+from solver.cards.store import card_for, stored_cards
+from solver.cards.text import card_text
+from solver.engine.n_player import solve_players
+from solver.model.errors import UsageError
+from solver.model.rules import get_rules
+from solver.model.states import player_space
 from solver.sim.simulate_n import seat_policies, simulate_n
 from solver.tables.make import solve_game
-from solver.model.states import player_space
 
 RULES = get_rules("cinq-mille", 1500)
 

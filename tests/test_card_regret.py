@@ -12,15 +12,15 @@ import itertools
 import numpy as np
 import pytest
 
-from solver.cards.fit import search as card_fit
 from solver.cards.fit import screen as card_screen
+from solver.cards.fit import search as card_fit
 from solver.cards.record import Card
-from solver.cards.text import card_text
 from solver.cards.regret import card_regret, regret_of
-from solver.model.rules import get_rules
 from solver.cards.seat_value import card_seat_values
-from solver.tables.make import solve_game
+from solver.cards.text import card_text
+from solver.model.rules import get_rules
 from solver.model.turn_rules import dice_left
+from solver.tables.make import solve_game
 
 
 @pytest.fixture(scope="module")
@@ -183,9 +183,9 @@ def test_the_simulator_ranks_keeps_as_the_card_does():
     written once, in solver.cards.card.keep_score and solver.cards.card.points_from."""
     from solver.cards.card import keep_rank, threshold_shift
     from solver.model.dice import keep_table
+    from solver.model.turn_rules import TurnRules
     from solver.sim.game_loop import keep_value
     from solver.sim.policies import CardCache, TableStore, parse_policy
-    from solver.model.turn_rules import TurnRules
     rules = get_rules("cinq-mille-exact", 1500)
     table = solve_game(rules)
     cache, turn = CardCache(table, rules, EXACT_CARD), TurnRules.of(rules)
@@ -357,6 +357,7 @@ def test_the_split_by_distance_is_the_card_s_regret_where_each_decision_was_met(
     at each decision met, priced again (`choices_at`) and filed by the
     scores it was met at, and adds up to the sampled loss."""
     from collections import defaultdict
+
     from solver.cards.regret import choices_at, distance_band, loss_by_distance
     rules = get_rules("cinq-mille")
     from solver.tables.files import read_table

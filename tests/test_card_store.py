@@ -14,12 +14,12 @@ import sys
 import numpy as np
 import pytest
 
-from solver.cards.record import Card
 from solver.cards.fit.fit_here import adopted, starts
+from solver.cards.record import Card
+from solver.cards.seat_value import card_seat_values, card_seat_values_n
 from solver.cards.store import card_path
 from solver.model.house_rules import load_house_rules
 from solver.model.rules import get_rules
-from solver.cards.seat_value import card_seat_values, card_seat_values_n
 from solver.tables.files import read_table
 from solver.tables.paths import default_path
 

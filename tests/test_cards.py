@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 from solver.cards.record import Card
-from solver.cards.text import card_text
+from solver.cards.seat_value import card_seat_values
 from solver.cards.sheet import card_bank
 from solver.cards.store import card_for, stored_cards
+from solver.cards.text import card_text
 from solver.model.rules import PIG, get_rules
-from solver.cards.seat_value import card_seat_values
 from solver.tables.make import solve_game
 
 
@@ -309,8 +309,14 @@ def test_cross_states_read_the_table_states_as_the_score_sheet():
     simulator's) and a score-sheet line's (``cross_state``, advice's) are
     the same reading: on a small dix-mille, every state of the exact
     memory, with the count of each kind not zero (so the test can fail)."""
-    from solver.model.states import (CROSSED, LAST_CROSS, NO_CROSS, cross_state, cross_states,
-                               player_space)
+    from solver.model.states import (
+        CROSSED,
+        LAST_CROSS,
+        NO_CROSS,
+        cross_state,
+        cross_states,
+        player_space,
+    )
     rules = get_rules("dix-mille", target=700)
     space = player_space(rules, memory="exact")
     codes = cross_states(rules, space)

@@ -4,7 +4,6 @@ import json
 
 import h5py
 import pytest
-
 from conftest import farkle
 
 

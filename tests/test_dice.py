@@ -11,7 +11,15 @@ from fractions import Fraction
 
 import pytest
 
-from solver.model.dice import Keep, counts_of, keep_table, keeps, keeps_of_dice, odds, rolls
+from solver.model.dice import (
+    Keep,
+    counts_of,
+    keep_table,
+    keeps,
+    keeps_of_dice,
+    odds,
+    rolls,
+)
 from solver.model.rules import GAMES, get_rules
 
 
@@ -173,9 +181,10 @@ def test_planned_keep_loop_equals_the_plain_loop():
     for one mover, four lanes and five (the kernel for any number), with
     and without slopes."""
     import numpy as np
-    from solver.engine.two_player import solve
+
     from solver.engine.turn import pad
     from solver.engine.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
+    from solver.engine.two_player import solve
     from solver.model.turn_rules import TurnRules
     rules = get_rules("cinq-mille", 1500)
     solution = solve(rules)

@@ -8,19 +8,19 @@ import sys
 
 import numpy as np
 import pytest
+from test_players import quinze_take_over
 
 from solver.advice.advisor import Advisor
 from solver.advice.choose import advisor_for
 from solver.advice.duels import DuelsAdvisor, finish_first, model_values
-from solver.engine.two_player import solve
 from solver.advice.lookahead import step
-from solver.engine.turn_kernel_n import MultiValues
-from solver.engine.solution_n import MultiSolution
-from solver.engine.n_player import solve_players
-from solver.model.rules import get_rules
 from solver.cards.seat_value import duel_seat_values, model_seat_values
+from solver.engine.n_player import solve_players
+from solver.engine.solution_n import MultiSolution
+from solver.engine.turn_kernel_n import MultiValues
+from solver.engine.two_player import solve
+from solver.model.rules import get_rules
 from solver.model.states import Line, player_space
-from test_players import quinze_take_over
 
 
 @pytest.fixture(scope="module", params=["quinze-take-over", "dix-mille-crosses"])
@@ -104,6 +104,7 @@ def test_the_normal_functions_against_scipy():
     scipy's import) must equal scipy.special's: Phi to 1e-12 relative down
     to 1e-300, Phi^-1 to 1e-13 from p = 1e-300 to 1 - 1e-16."""
     from scipy import special
+
     from solver.advice.normal import ndtr, ndtri
     x = np.linspace(-37, 9, 100001)
     assert np.max(np.abs(ndtr(x) - special.ndtr(x)) / special.ndtr(x)) < 1e-12

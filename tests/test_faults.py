@@ -31,8 +31,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from conftest import start_server, stop_server
+
 from solver.tables.make import lock_path, table_lock
 
 WAITING = "waiting for another farkle solving"

@@ -4,8 +4,8 @@ as a player would use it, plus the file reader itself."""
 import json
 
 import pytest
-
 from conftest import farkle
+
 from solver.model.house_rules import load_house_rules
 from solver.model.rules import GAMES
 

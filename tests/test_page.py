@@ -13,7 +13,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from conftest import small_dix, start_server, stop_server
 
 pytest.importorskip("selenium")
@@ -22,10 +21,10 @@ CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not CHROMEDRIVER.exists(), reason="no /usr/bin/chromedriver")
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

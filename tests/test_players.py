@@ -9,11 +9,11 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import farkle
-from solver.engine.two_player import solve
-from solver.engine.solution_n import bellman_residual_n, replay_n
+
 from solver.engine.n_player import solve_players
+from solver.engine.solution_n import bellman_residual_n, replay_n
+from solver.engine.two_player import solve
 from solver.model.rules import get_rules
 from solver.model.states import player_space
 from solver.tables.files import read_info, read_table, write_table
@@ -208,8 +208,8 @@ def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, cap
     4-player Pig to 80 before its last resort, BENCHMARKS.md), the solve
     stops with one line and exit 2. Here every step of the search is made
     to fail at the first cycling block of 3-player cinq-mille to 1,500."""
-    from solver.engine import equilibrium
     from solver.cli.main import main
+    from solver.engine import equilibrium
     monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
     monkeypatch.setattr(equilibrium, "support_enumeration", lambda game: None)
     assert main(["solve", "cinq-mille", "--target", "1500", "--players", "3"]) == 2
@@ -230,11 +230,17 @@ def test_the_turn_dp_policy_holds_over_its_steady_range(rules):
     exactly the affine value of the policy picked at Z, c + b Z' (rounding
     only: 1e-12), whatever the other components of Z do. The ranges must
     also be non-empty at most turn starts, or the solver saves nothing."""
-    from solver.model.dice import keep_table
-    from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work, turn_dp_vec, \
-        zero_value
     from solver.engine.n_player_blocks import no_plan
     from solver.engine.turn import pad
+    from solver.engine.turn_kernel_n import (
+        MultiValues,
+        NodeMix,
+        Seats,
+        multi_work,
+        turn_dp_vec,
+        zero_value,
+    )
+    from solver.model.dice import keep_table
     from solver.model.turn_rules import TurnRules
     solution = solve_players(rules, 3)
     space = solution.space

@@ -18,14 +18,13 @@ import itertools
 
 import numpy as np
 import pytest
-
-from solver.engine.n_player import solve_players
-from solver.model.rules import get_rules
-from solver.model.states import player_space
-
 from reference_solver import roll_arrays, sheet_lines
 from reference_solver_n import Mixed, numba_threads, reference_solve_n
+
+from solver.engine.n_player import solve_players
 from solver.model.dice import keep_table
+from solver.model.rules import get_rules
+from solver.model.states import player_space
 
 
 def take_over_from_500(name, target):

@@ -20,12 +20,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from reference_solver import after_bank, after_zero_turn, reference_solve
 
 from solver.engine.two_player import solve
 from solver.model.rules import get_rules
 from solver.model.states import memory_space
-
-from reference_solver import after_bank, after_zero_turn, reference_solve
 
 TOL = 1e-9
 

@@ -17,11 +17,10 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
-from solver.model.rules import get_rules
-
 from reference_solver import reference_solve
 from reference_solver_n import numba_threads, reference_solve_n
+
+from solver.model.rules import get_rules
 
 TOL = 1e-10
 

@@ -19,7 +19,6 @@ import urllib.request
 
 import numpy as np
 import pytest
-
 from conftest import farkle, small_dix, start_server, stop_server
 
 # Every game with a committed table, with its number of players.

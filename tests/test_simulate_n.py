@@ -14,14 +14,14 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import farkle
-from solver.engine.two_player import solve
+
 from solver.engine.n_player import solve_players
+from solver.engine.two_player import solve
 from solver.model.rules import get_rules
+from solver.model.states import player_space
 from solver.sim.simulate import simulate
 from solver.sim.simulate_n import simulate_n
-from solver.model.states import player_space
 
 GAMES = 40_000
 """Games per self-play run: a standard error of about 0.0025 per seat."""

@@ -7,9 +7,9 @@ import h5py
 import numpy as np
 import pytest
 
+from solver.engine.solution import bellman_residual, replay
 from solver.engine.two_player import solve
 from solver.model.rules import get_rules
-from solver.engine.solution import bellman_residual, replay
 from solver.tables.files import read_table, write_table
 
 REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"

@@ -12,8 +12,8 @@ import pexpect
 import pytest
 
 from solver.model.rules import get_rules
-from solver.tables.make import solve_game
 from solver.tables.files import FORMAT_VERSION
+from solver.tables.make import solve_game
 from solver.tables.paths import package_dir
 
 # Estimates made as if the solver ran 1e3 keep evaluations a second: every

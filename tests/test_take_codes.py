@@ -11,9 +11,9 @@ import pytest
 
 from solver.advice.advisor import Advisor
 from solver.model.rules import get_rules
+from solver.tables.files import read_table, write_table
 from solver.tables.make import solve_game
 from solver.tables.take_codes import QUANTUM, decode, encode_row
-from solver.tables.files import read_table, write_table
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ import numpy as np
 from paper.builder.figures import _mesh, _score_grid
 from paper.builder.format import table
 
-
 SAMPLED = 120
 """The most scores a side of the departures figure replays."""
 
@@ -212,8 +211,15 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
     (:mod:`solver.cards.regret`): a paragraph and a table."""
     from solver.cards.bounds import bank_threshold_bound
     from solver.cards.record import Card
-    from solver.cards.regret import (NEAR_END, KIND_LABELS, card_regret, decisions,
-                                    distance_limits, loss_by_distance, loss_near_end)
+    from solver.cards.regret import (
+        KIND_LABELS,
+        NEAR_END,
+        card_regret,
+        decisions,
+        distance_limits,
+        loss_by_distance,
+        loss_near_end,
+    )
     shown = [n for n in cards if n in games]
     if not shown:
         return []
@@ -321,8 +327,13 @@ def finer_rules(N, key: str, label: str, solution, card, regret, packed) -> str:
     (:func:`solver.cards.bounds.keep_worth_headroom` checked on games of
     seed 2, and :func:`solver.cards.bounds.bank_threshold_bound`
     everywhere): a clause of the section's text."""
-    from solver.cards.bounds import (KEEP_CELLS, Sample, bank_threshold_bound, finer_card_loss,
-                                    keep_worth_headroom)
+    from solver.cards.bounds import (
+        KEEP_CELLS,
+        Sample,
+        bank_threshold_bound,
+        finer_card_loss,
+        keep_worth_headroom,
+    )
     rules = solution.rules
     keeps = keep_worth_headroom(rules, card, Sample(packed, REGRET_GAMES),
                                 Sample.played(solution, card, REGRET_GAMES, seed=2),
@@ -358,11 +369,12 @@ def departures(figs, cards: dict, games: dict) -> str:
     crosses) where the card and optimal play differ, over the turn totals a
     turn can reach with the bank allowed."""
     import matplotlib.pyplot as plt
-    from solver.study.analysis import plain_scores, reachable, state_at
+
     from solver.cards.card import card_banks, threshold_shift
     from solver.cards.record import Card
-    from solver.model.turn_rules import TurnRules
     from solver.engine.solution import replay
+    from solver.model.turn_rules import TurnRules
+    from solver.study.analysis import plain_scores, reachable, state_at
     shown = [name for name in cards if name in games]
     if not shown:
         return ""

@@ -14,11 +14,11 @@ from paper.builder.cards import cards_text
 from paper.builder.fair_start import MECHANISMS, fair_start_text
 from paper.builder.players import players_text
 from paper.builder.text import PUBLISHED, Writer, _and
-from solver.study.fair_start_survey import nearest_half
-from solver.study.analysis import plain_scores, start_values
 from solver.model.rules import GAMES
-from solver.tables.make import solve_game
 from solver.model.states import memory_space
+from solver.study.analysis import plain_scores, start_values
+from solver.study.fair_start_survey import nearest_half
+from solver.tables.make import solve_game
 
 MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 

@@ -11,9 +11,9 @@ import numpy as np
 
 from paper.builder import figures as F
 from paper.builder.format import Numbers, Tables, table
-from solver.study.analysis import newton_passes
 from solver.model.dice import FACES
 from solver.model.rules import GAMES
+from solver.study.analysis import newton_passes
 
 PUBLISHED = {"pig": 0.5305927, "farkle": 0.53487}
 """Published first-player win probabilities: Pig (Neller and Presser 2004),

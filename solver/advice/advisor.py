@@ -35,10 +35,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.engine.solution import Solution, replay
+from solver.engine.solution_n import MultiSolution
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
-from solver.engine.solution_n import MultiSolution
-from solver.engine.solution import Solution, replay
 from solver.model.states import Line, player_state
 from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
 

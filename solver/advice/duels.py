@@ -54,9 +54,10 @@ import numpy as np
 
 from solver.advice.advisor import Advice, Advisor, _plain
 from solver.engine.solution import Solution
-from solver.model.dice import keep_table
 from solver.engine.turn import bank_allowed, bank_values, pad, turn_values
+from solver.model.dice import keep_table
 from solver.model.turn_rules import offer
+
 
 def duel_values(solution):
     """A two-player table as the N = 2 vectors of :mod:`solver.engine.turn_kernel_n`,
@@ -93,7 +94,10 @@ def finish_first(chances) -> np.ndarray:
     chances = [np.asarray(q, dtype=float) for q in chances]
     if len(chances) == 1:
         return chances[0].copy()
-    from solver.advice.normal import ndtr, ndtri        # numba: the look-ahead loads it anyway
+    from solver.advice.normal import (  # numba: the look-ahead loads it anyway
+        ndtr,
+        ndtri,
+    )
     gaps = [np.sqrt(2.0) * ndtri(q) for q in chances]      # +-inf at q = 1 or 0
     out = 0.0
     for z, weight in zip(_NODES, _WEIGHTS):
@@ -139,8 +143,11 @@ def model_values(two: Solution, players: int):
     states, laid out as :class:`solver.engine.solution_n.MultiSolution` lays
     its values (``V[node, k]``; take-over rows indexed by the turn total):
     the model's values for :func:`solver.cards.seat_value.model_seat_values`."""
-    from solver.engine.turn_kernel_n import MultiValues, Seats     # numba: not for a single answer
     from solver.advice.lookahead import step
+    from solver.engine.turn_kernel_n import (  # numba: not for a single answer
+        MultiValues,
+        Seats,
+    )
     W = np.asarray(two.W)
     P, N = W.shape[0], players
     nodes = np.arange(P ** N, dtype=np.int64)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solver.engine import turn_kernel_n as multi_kernel
+from solver.engine import turn_kernel_n
 from solver.model.compiled_rules import drop_stale_caches
 from solver.model.dice import keep_table
 from solver.engine.turn_kernel_n import MultiValues, Seats, multi_work, take_index, turn_dp_vec, zero_value
@@ -46,7 +46,7 @@ from solver.engine.n_player_blocks import no_plan
 from solver.engine.turn import pad
 from solver.model.turn_rules import TurnRules
 
-drop_stale_caches(__file__, multi_kernel.__file__)
+drop_stale_caches(__file__, turn_kernel_n.__file__)
 
 CHUNKS = 64
 """Parallel chunks of turn starts in :func:`step`."""

@@ -81,7 +81,7 @@ class Sample(NamedTuple):
     def played(cls, solution, card, games: int, seed: int) -> "Sample":
         """The decisions ``card`` meets over ``games`` games of ``seed``
         against the table's player (:func:`solver.cards.regret.card_regret`)."""
-        from solver.cards.regret import decisions      # a name this module's arguments take
+        from solver.cards.regret import decisions  # a name this module's arguments take
         visits = []
         card_regret(solution, card, games, seed, visits)
         return cls(decisions(solution, visits), games)

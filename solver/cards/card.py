@@ -118,8 +118,16 @@ from typing import NamedTuple
 import numpy as np
 
 from solver.model.states import LAST_CROSS, NO_CROSS
-from solver.model.turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, keep_result,
-                         may_bank, may_take_over, offer, offer_only_overshoots)
+from solver.model.turn_rules import (
+    OVERSHOOT,
+    WIN,
+    bank_changes_nothing,
+    keep_result,
+    may_bank,
+    may_take_over,
+    offer,
+    offer_only_overshoots,
+)
 
 
 class CardRules(NamedTuple):

@@ -43,11 +43,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.cards.bounds import (CELL_STEPS, KEEP_CELLS, TURN_TOTALS, Sample,
-                                 bank_threshold_bound, finer_card_loss, keep_worth_headroom,
-                                 turn_total_bands)
-from solver.cards.regret import (KIND_LABELS, Regret, card_regret, choices_at, decisions,
-                                 distance_limits, loss_by_distance, loss_near_end)
+from solver.cards.bounds import (
+    CELL_STEPS,
+    KEEP_CELLS,
+    TURN_TOTALS,
+    Sample,
+    bank_threshold_bound,
+    finer_card_loss,
+    keep_worth_headroom,
+    turn_total_bands,
+)
+from solver.cards.regret import (
+    KIND_LABELS,
+    Regret,
+    card_regret,
+    choices_at,
+    decisions,
+    distance_limits,
+    loss_by_distance,
+    loss_near_end,
+)
 
 ROWS = 12
 """The largest shares :func:`by_left` and :func:`by_keep` list."""

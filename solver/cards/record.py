@@ -14,7 +14,6 @@ from solver.cards.card import CardRules
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 
-
 SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end",
              "safe_bank": "where the other player may not take over"}
 """The bank rows beside ``bank``, each used where its condition holds (the

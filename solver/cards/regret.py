@@ -53,10 +53,17 @@ import numpy as np
 
 from solver.cards.card import card_banks, card_situation, card_takes, keep_rank
 from solver.cards.kernel import BANK, KEEP, TAKE, card_choices
-from solver.model.dice import keep_table
 from solver.engine.solution import replay
+from solver.model.dice import keep_table
 from solver.model.states import cross_states
-from solver.model.turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
+from solver.model.turn_rules import (
+    OVERSHOOT,
+    WIN,
+    TurnRules,
+    keep_result,
+    may_take_over,
+    offer,
+)
 
 
 class Decision(NamedTuple):

@@ -31,8 +31,8 @@ from numba import njit, prange
 
 from solver.cards import card as card_module
 from solver.cards import kernel as card_kernel
-from solver.engine import two_player as game
-from solver.engine import turn_kernel_n as multi_kernel
+from solver.engine import two_player
+from solver.engine import turn_kernel_n
 from solver.cards.kernel import card_plan, card_takes
 from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
 from solver.engine.two_player import solve_functional
@@ -40,7 +40,7 @@ from solver.engine.turn_kernel_n import (EPS, MultiValues, NodeMix, multi_work, 
                            turn_dp_vec)
 from solver.model.turn_rules import OVERSHOOT
 
-drop_stale_caches(__file__, multi_kernel.__file__, game.__file__, card_kernel.__file__,
+drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__, card_kernel.__file__,
                   card_module.__file__)
 
 TABLE, DUEL, CARD, MODEL = 0, 1, 2, 3

@@ -33,18 +33,27 @@ at the game start is ``U[s - 1, start]``.
 
 from __future__ import annotations
 
-import numpy as np
 import numba
+import numpy as np
 
-from solver.engine.convergence import error_bound, settled_ratio
-from solver.model.dice import keep_table
 from solver.advice.duels import duel_values, model_values
-from solver.engine.turn_kernel_n import MultiValues, Seats
+from solver.cards.seat_kernel import (
+    CARD,
+    DUEL,
+    MODEL,
+    NO_MODEL,
+    TABLE,
+    Evaluation,
+    Policies,
+    block_plan_compiled,
+    eval_level,
+)
+from solver.engine.convergence import error_bound, settled_ratio
 from solver.engine.n_player_blocks import build_multi_blocks
-from solver.cards.seat_kernel import (CARD, DUEL, MODEL, NO_MODEL, TABLE, Evaluation, Policies,
-                          block_plan_compiled, eval_level)
-from solver.model.states import cross_states
 from solver.engine.turn import pad
+from solver.engine.turn_kernel_n import MultiValues, Seats
+from solver.model.dice import keep_table
+from solver.model.states import cross_states
 from solver.model.turn_rules import TurnRules
 
 

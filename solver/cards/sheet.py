@@ -10,11 +10,18 @@ the card's for all that.
 
 from __future__ import annotations
 
-from solver.cards.card import CardRules, card_banks, card_situation, card_takes, keep_rank
+from solver.cards.card import (
+    CardRules,
+    card_banks,
+    card_situation,
+    card_takes,
+    keep_rank,
+)
 from solver.cards.record import Card
 from solver.model.rules import Rules
 from solver.model.states import cross_state
 from solver.model.turn_rules import TurnRules, dice_left
+
 
 def crossed(rules: Rules, line) -> int:
     """A score-sheet line's crosses as the card reads them (points, or a

@@ -43,9 +43,14 @@ import itertools
 
 import numpy as np
 
-from solver.model.errors import UsageError
+from solver.engine.n_player_blocks import (
+    NEWTON_TOL,
+    PURE_PASSES,
+    block_plan,
+    solve_block_n,
+)
 from solver.engine.turn_kernel_n import MultiValues, Seats
-from solver.engine.n_player_blocks import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
+from solver.model.errors import UsageError
 
 RECORD_PASSES = 24
 LAM_MAX = 1e12

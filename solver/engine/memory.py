@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.engine.solution import Solution, replay
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
-from solver.engine.solution import Solution, replay
 from solver.model.turn_rules import CONTINUE, TurnRules, keep_result, may_bank
 
 MEMORIES = ("exact", "model")

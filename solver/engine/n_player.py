@@ -60,16 +60,20 @@ import time
 import numpy as np
 from numba import set_parallel_chunksize
 
-from solver.model.dice import keep_table
 from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
-from solver.engine.n_player_blocks import (NEWTON_TOL, build_multi_blocks, no_plan,
-                                          solve_level_n)
-from solver.engine.turn_kernel_n import (MultiValues, Seats)
+from solver.engine.n_player_blocks import (
+    NEWTON_TOL,
+    build_multi_blocks,
+    no_plan,
+    solve_level_n,
+)
 from solver.engine.solution_n import MultiSolution
+from solver.engine.turn import pad
+from solver.engine.turn_kernel_n import MultiValues, Seats
+from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
-from solver.engine.turn import pad
 from solver.model.turn_rules import TurnRules
 
 # ---------------------------------------------------------------- the solve

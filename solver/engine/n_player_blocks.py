@@ -11,15 +11,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from solver.engine import two_player as game
-from solver.engine import turn_kernel_n as multi_kernel
+from solver.engine import two_player
+from solver.engine import turn_kernel_n
 from solver.model.compiled_rules import drop_stale_caches
 from solver.engine.two_player import walk
 from solver.engine.turn_kernel_n import (NodeMix, multi_work, rotate_into, take_index,
                            turn_dp_vec, zero_value)
 from solver.model.states import PlayerSpace
 
-drop_stale_caches(__file__, multi_kernel.__file__, game.__file__)
+drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__)
 
 NEWTON_TOL = 1e-13
 PURE_PASSES = 40

@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from solver.engine.turn import bank_values, pad, turn_values
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
-from solver.engine.turn import bank_values, pad, turn_values
 from solver.model.turn_rules import TurnRules
 
 

@@ -14,12 +14,12 @@ from functools import cached_property
 
 import numpy as np
 
+from solver.engine.solution import SolvedGame
+from solver.engine.turn import pad
 from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
-from solver.engine.solution import SolvedGame
-from solver.engine.turn import pad
 from solver.model.turn_rules import OVERSHOOT, TurnRules, keep_result, may_bank, offer
 
 EPS = 1e-12

@@ -73,7 +73,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.model.compiled_rules import keep_result, may_bank, offer, drop_stale_caches
+from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
 from solver.model.turn_rules import OVERSHOOT
 
 drop_stale_caches(__file__)

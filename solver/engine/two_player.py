@@ -71,15 +71,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange, set_parallel_chunksize
 
-from solver.model.compiled_rules import drop_stale_caches
+from solver.engine import turn_kernel
 from solver.engine.convergence import error_bound, sweeps_expected
+from solver.engine.solution import Solution, Values, reach_wins
+from solver.engine.turn import pad
+from solver.engine.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
+from solver.model.compiled_rules import drop_stale_caches
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
-from solver.engine.solution import Solution, Values, reach_wins
-from solver.engine.turn import pad
-from solver.engine import turn_kernel
-from solver.engine.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
 from solver.model.turn_rules import TurnRules
 
 drop_stale_caches(__file__, turn_kernel.__file__)

@@ -14,10 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from solver.model.dice import Keep
+from solver.model.turn_rules import (
+    OVERSHOOT,
+    WIN,
+    bank_changes_nothing,
+    dice_left,
+    keep_result,
+    offer_only_overshoots,
+)
 from solver.play.game import KEEP, TAKE, Game, best_choice
 from solver.sim.policies import Policy, fixed_tables
-from solver.model.turn_rules import (OVERSHOOT, WIN, bank_changes_nothing, dice_left, keep_result,
-                         offer_only_overshoots)
 
 
 def make_bots(policies: dict, rules, seed: int | None = None, players: int = 2) -> dict:

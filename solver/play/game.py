@@ -44,8 +44,19 @@ from solver.advice.advisor import Advice, Advisor, Choice
 from solver.model.dice import Keep, counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.states import Line
-from solver.model.turn_rules import (OVERSHOOT, WIN, TurnRules, after_bank, after_zero_turn, dice_left,
-                         keep_result, may_bank, may_bank_total, may_take_over, offer)
+from solver.model.turn_rules import (
+    OVERSHOOT,
+    WIN,
+    TurnRules,
+    after_bank,
+    after_zero_turn,
+    dice_left,
+    keep_result,
+    may_bank,
+    may_bank_total,
+    may_take_over,
+    offer,
+)
 
 TAKE, ROLL, KEEP, BANK, OVER = "take", "roll", "keep", "bank", "over"
 

@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from solver.sim import game_loop
-from solver.engine import turn_kernel_n as multi_kernel
+from solver.engine import turn_kernel_n
 from solver.model.compiled_rules import (after_bank, after_zero_turn, bank_changes_nothing, dice_left,
                              keep_result, may_bank, may_take_over, offer,
                              offer_only_overshoots, drop_stale_caches)
@@ -61,7 +61,7 @@ from solver.sim.policies import OPTIMAL, RANDOM
 from solver.model.states import Moves
 from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS, WIN as KEEP_WINS
 
-drop_stale_caches(__file__, game_loop.__file__, multi_kernel.__file__)
+drop_stale_caches(__file__, game_loop.__file__, turn_kernel_n.__file__)
 
 # Status of the compiled loop.
 DONE, UNKNOWN_STATE = 0, 1

@@ -173,8 +173,8 @@ def reach_values(rules: Rules, space: PlayerSpace) -> np.ndarray:
 def solve_fair_start(rules: Rules, fair: FairStart, tol: float = 1e-12):
     """Solve the game with the second seat's rules; returns ``(share,
     solution)``, share being the first player's wins plus half the draws."""
-    from solver.engine.two_player import solve
     from solver.engine.memory import estimate_fall_to
+    from solver.engine.two_player import solve
     check(rules, fair)
     fall_to = initial = crossless = None
     if rules.crosses:

@@ -12,8 +12,16 @@ from solver.model.errors import UsageError
 from solver.model.rules import GAMES, Rules
 from solver.tables.files import read_info
 from solver.tables.make import estimated_solve_seconds, estimated_table_bytes
-from solver.tables.paths import (CARD_SUFFIX, card_beside, default_path, package_dir, solve_command,
-                                 table_name, user_dir, user_table_path)
+from solver.tables.paths import (
+    CARD_SUFFIX,
+    card_beside,
+    default_path,
+    package_dir,
+    solve_command,
+    table_name,
+    user_dir,
+    user_table_path,
+)
 
 
 def list_tables() -> list[dict]:

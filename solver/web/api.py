@@ -53,8 +53,8 @@ from solver.advice.advisor import Advisor, lines_of
 from solver.advice.choose import advisor_for
 from solver.engine.solution_n import check_player_count
 from solver.model.errors import UsageError
-from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.model.rules import GAMES, Rules
+from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.tables.load import table_exists
 
 MAX_ENTRIES = 10_000

@@ -36,8 +36,14 @@ import time
 
 import numpy as np
 
-from solver.cards.fit.search import (count_moves, fields_to_fit, first_guess, fit, measure_simple,
-                       searched_rows)
+from solver.cards.fit.search import (
+    count_moves,
+    fields_to_fit,
+    first_guess,
+    fit,
+    measure_simple,
+    searched_rows,
+)
 from solver.cards.record import Card
 from solver.cards.store import stored_cards, user_card, write_user_card
 from solver.model.errors import UsageError

@@ -45,8 +45,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.cards.fit.search import (fields_to_fit, first_guess, fit, get, holds, measure_simple,
-                                     put)
+from solver.cards.fit.search import (
+    fields_to_fit,
+    first_guess,
+    fit,
+    get,
+    holds,
+    measure_simple,
+    put,
+)
 from solver.cards.record import Card
 from solver.cards.store import CARDS_FILE, stored_cards
 from solver.model.errors import UsageError
@@ -61,7 +68,8 @@ def load_table(rules: Rules):
     """The two-player table of ``rules``, solved first (into the user's
     tables) when missing: a reduced target's table is a few seconds'
     solve."""
-    from solver.tables.load import ALWAYS_SOLVE, load_table as load
+    from solver.tables.load import ALWAYS_SOLVE
+    from solver.tables.load import load_table as load
     return load(rules, lazy_take=False, first_use=ALWAYS_SOLVE)
 
 
