@@ -22,7 +22,7 @@ import pytest
 from solver.advice.advisor import Advisor
 from solver.play.bots import make_bots
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayError, PlayerLine
-from solver.play.terminal import points_given_up
+from solver.play.terminal import HELP, points_given_up
 from solver.sim.policies import parse_policy
 from solver.model.rules import get_rules
 from solver.model.states import Line
@@ -332,8 +332,58 @@ def test_three_players_play_to_the_end_from_the_committed_table():
 def test_three_players_at_the_terminal():
     result = play_with_input("q\n", "cinq-mille", "--players", 3, "--seed", 5)
     assert result.returncode == 0, result.stderr
-    assert "seat 1 you, seat 2 the bot (optimal), seat 3 the bot (optimal)" in result.stdout
+    # Two bots are told apart by their seats (both were "the bot (optimal)").
+    assert "seat 1 you, seat 2 bot 2 (optimal), seat 3 bot 3 (optimal)" in result.stdout
+    assert "  2 bot 2 (optimal)       0" in result.stdout
+    assert "  3 bot 3 (optimal)       0" in result.stdout and "the bot" not in result.stdout
     assert "you roll 1 3 5 5 5" in result.stdout and "#1  1 5 5 5        600" in result.stdout
+
+
+def test_wrong_keys_say_what_can_be_done_and_lines_wrap_at_words():
+    """Before the entry a wrong key says to roll (it said "type b to bank"),
+    where a bank is allowed to bank or roll; at a terminal 100 columns wide
+    every line fits, the answers line wrapped between words."""
+    advisor("cinq-mille")                   # the table, so that no solve is shown
+    child = pexpect.spawn(sys.executable, ["-m", "solver.cli", "play", "cinq-mille",
+                                           "--target", "1500", "--seed", "4"],
+                          encoding="utf-8", timeout=120, dimensions=(40, 100),
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child.logfile_read = io.StringIO()
+    prompts = [r"; roll \(r\)\? ", r"bank \(b\) or roll \(r\)\? ", r"keep \(dice, or #N\)\? ",
+               r"\(t\) or roll fresh \(f\)\? ", "review, you"]
+    told = {}
+    for _ in range(200):
+        found = child.expect(prompts)
+        if found == 0 and "entry" not in told:
+            child.sendline("x")
+            child.expect(r"(type .*)\r\n")
+            told["entry"] = child.match.group(1)
+        elif found == 1 and "bank" not in told:
+            child.sendline("x")
+            child.expect(r"(type .*)\r\n")
+            told["bank"] = child.match.group(1)
+            child.sendline("q")
+        elif found in (0, 1):
+            child.sendline("r")
+        elif found == 2:
+            child.sendline("#1")
+        elif found == 3:
+            child.sendline("f")
+        else:
+            break
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert told["entry"] == "type r to roll: no bank before the entry of 750 (650 set aside)"
+    assert told["bank"] == "type b to bank or r to roll"
+    lines = screen(child).split("\r\n")
+    assert max(len(line) for line in lines) < 100
+    # The answers line (longer than 100) on two lines, the second indented,
+    # every word whole.
+    first = next(i for i, line in enumerate(lines) if line.startswith("answers: "))
+    rest = lines[first + 1]
+    assert rest.startswith("  ") and rest[2] != " "
+    assert f"{lines[first]} {rest.strip()}" == HELP
 
 
 def test_same_seed_same_game():

@@ -20,17 +20,20 @@ def _lines(args):
 
 def _load_advisor(args):
     from solver.advice.advisor import turn_state
-    from solver.model.states import player_space, player_state
+    from solver.model.states import check_line
     rules = rules_of(args)
     me, opp = _lines(args)
     players = 1 + len(args.opp)
+    # The memory of the table that will answer, where the line fixes it: with
+    # more players the table decides (exact, or the duels model on the
+    # two-player table), and what only it needs is asked once it is chosen.
+    memory = None if players > 2 else "none" if not rules.crosses else args.memory or "model"
 
     def check():
-        if not rules.crosses or args.memory == "exact" or players > 2:
-            space = player_space(rules, "exact")
-            player_state(rules, space, me, "my")
-            for line in opp if players > 2 else [opp]:
-                player_state(rules, space, line, "opponent")
+        # Before a solve: from the rules alone, at once whatever the target.
+        check_line(rules, me, "my", memory)
+        for line in opp if players > 2 else [opp]:
+            check_line(rules, line, "opponent", memory)
         turn_state(rules, args.me, args.turn, args.dice if args.dice is not None else rules.dice)
     return _players_advisor(args, rules, players, check)
 
@@ -92,15 +95,17 @@ def cmd_advise(args):
 
 def cmd_simulate(args):
     from solver.sim.policies import parse_policy
-    from solver.sim.simulate import simulate
+    from solver.sim.simulate import MAX_GAMES, simulate
     from solver.sim.simulate_n import seat_policies
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be 1 to {MAX_GAMES:,}, not {args.games:,}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
     both_optimal = all(str(p) == "optimal" for p in policies)
     solution = None
     if any(p.needs_table for p in policies):
@@ -130,8 +135,6 @@ def _simulate_seats(args, rules, policies):
     """``simulate --seat ...``: N seats (two: the two-player simulator)."""
     from solver.sim.simulate import simulate
     from solver.sim.simulate_n import simulate_n, two_player_result
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
     solution = None
     if any(p.needs_table for p in policies):
         solution = table_of(args, rules, lazy_take=False, players=args.players)

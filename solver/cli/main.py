@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from solver.cli.at_table import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
-from solver.cli.args import print_json, rules_of
+from solver.cli.args import one_line, print_json, rules_of
 from solver.cli.tables import memory_of, progress_bar
 from solver.tables.load import duration, megabytes
 from solver.model.errors import UsageError
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
             return 2
         return args.run(args) or 0
     except UsageError as error:
-        print(f"farkle: {error}", file=sys.stderr)
+        print(f"farkle: {one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("farkle: interrupted", file=sys.stderr)

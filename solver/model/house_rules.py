@@ -15,10 +15,14 @@ the fields the file gives::
 
 Every field, its TOML type and what it means (docs/rules.md for the games):
 
-    name, summary      strings (the name names the table file, tables/NAME-TARGET.h5)
+    name, summary      strings: the name names the table file (tables/NAME-TARGET.h5),
+                       so it is letters, digits, '-', '_' and '.', at most 64,
+                       not starting with '.'; the summary is one line
     dice, unit         integers: dice in hand at a fresh roll (1 to 6); every
-                       score is a multiple of the unit (50; Pig 1)
-    target, entry      integers, in points; the entry is below the target
+                       score is a multiple of the unit (50; Pig 1), at most 1,000,000
+    target, entry      integers, in points; the entry is below the target, the
+                       target at most 1,000,000 (and then the table must fit in
+                       memory: farkle solve says so before it starts)
     exact_target       boolean: the target must be hit exactly
     hot_dice_forced    boolean: with every die set aside the player must roll
     keep_rule          "any" (any legal keep) or "all" (every scoring die)
@@ -30,7 +34,8 @@ Every field, its TOML type and what it means (docs/rules.md for the games):
                        [[2, 2, 2], 750] three pairs, [[3, 3], 2500] two triplets
     min_bank           integer: every bank needs at least this turn total (0: none)
     instant_wins       list of [face, count]: keeping these wins at once
-    crosses            integer: zero turns in a row that fall back a bank (0: none)
+    crosses            integer: zero turns in a row that fall back a bank (0: none,
+                       at most 10)
     takeover_min       integer score from which a player may take over, or
                        false for no take-over (TOML has no null)
     last_turn_points   integer: the last points must come in one turn (0: no)
@@ -39,13 +44,16 @@ Without ``base`` every field that has no default in :class:`Rules` must be
 given (``dice``, ``unit``, ``target``, ``exact_target``, ``entry``,
 ``scoring``); ``name`` and ``summary`` may always be left out. Every problem
 is a :class:`UsageError` of one line that names the key at fault, which the
-CLI prints with exit status 2.
+CLI prints with exit status 2. Every number in points is at most
+1,000,000,000 (:data:`MAX_POINTS`), so that sums of them stay exact in the
+solver's 64-bit integers.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import unicodedata
 from pathlib import Path
 
 try:
@@ -59,6 +67,15 @@ from solver.model.rules import GAMES, KEEP_RULES, Rules
 FACES = 6
 MAX_DICE = 6
 """The French games use 5 or 6 dice; more would only make the solve slow."""
+MAX_TARGET = 1_000_000
+"""The largest target (and unit) in points: the built-in games play to
+15,000 at most; far larger targets have tables no machine holds."""
+MAX_POINTS = 1_000_000_000
+"""The largest number of points anywhere in a file (scoring, straights...)."""
+MAX_CROSSES = 10
+"""dix-mille has 3; every cross multiplies the player states."""
+MAX_NAME = 64
+"""A name's length: it names the table files (NAME-TARGET-Nplayers.h5)."""
 
 RULE_FIELDS = {field.name: field for field in dataclasses.fields(Rules)}
 BASE_KEY = "base"
@@ -115,7 +132,13 @@ def rules_from_mapping(data: dict, default_name: str) -> Rules:
         fields["summary"] = ""
     # The name is the file's stem unless the file gives one, also over a
     # base's name: a changed game must not take its base's table.
-    fields["name"] = _read_name("name", default_name)
+    if "name" not in data:
+        try:
+            fields["name"] = _read_name("name", default_name)
+        except UsageError:
+            raise UsageError(f"the file's name {default_name!r:.80} cannot name the table: "
+                             f"give a key name = \"...\" of letters, digits, '-', '_' and "
+                             f"'.' (at most {MAX_NAME})") from None
     changes = {key: READERS[key](key, value) for key, value in data.items() if key != BASE_KEY}
     if BASE_KEY in data and "summary" not in changes:
         fields["summary"] = _summary_of_changes(data[BASE_KEY], {
@@ -162,24 +185,36 @@ def _integer(key: str, value, what: str = "an integer") -> int:
     return value
 
 
-def _non_negative(key: str, value) -> int:
+def _non_negative(key: str, value, high: int = MAX_POINTS) -> int:
     value = _integer(key, value, "a whole number of points")
     if value < 0:
         raise UsageError(f"{key} must be 0 or more, not {value}")
+    if value > high:
+        raise UsageError(f"{key} must be at most {high:,}, not {value:,}")
     return value
+
+
+def _read_target(key, value) -> int:
+    return _non_negative(key, value, MAX_TARGET)
 
 
 def _read_text(key, value) -> str:
     if not isinstance(value, str):
         raise UsageError(f"{key} must be a string, not {_show(value)}")
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        raise UsageError(f"{key} must be one line of text, without control characters "
+                         f"(not {value!r:.60})")
     return value
 
 
 def _read_name(key, value) -> str:
-    # The name becomes a file name in the tables directory.
+    # The name becomes a file name in the tables directory, on every system.
     name = _read_text(key, value)
-    if not name or name.startswith(".") or any(c in name for c in '/\\:'):
-        raise UsageError(f"{key} must be a name that can name a file, not {_show(value)}")
+    if (not name or len(name) > MAX_NAME or name.startswith(".")
+            or not all(c.isalnum() or c in "-_." for c in name)):
+        raise UsageError(f"{key} must be letters, digits, '-', '_' and '.' (at most "
+                         f"{MAX_NAME}, not starting with '.'): it names the table file; "
+                         f"not {name!r:.80}")
     return name
 
 
@@ -201,7 +236,8 @@ def _integer_from(low: int, high: int | None = None):
 
 
 _read_dice = _integer_from(1, MAX_DICE)
-_read_unit = _integer_from(1)
+_read_unit = _integer_from(1, MAX_TARGET)
+_read_crosses = _integer_from(0, MAX_CROSSES)
 
 
 def _read_keep_rule(key, value) -> str:
@@ -289,11 +325,11 @@ def _read_instant_wins(key, value) -> list:
 
 READERS = {
     "name": _read_name, "summary": _read_text, "dice": _read_dice, "unit": _read_unit,
-    "target": _non_negative, "exact_target": _read_bool, "entry": _non_negative,
+    "target": _read_target, "exact_target": _read_bool, "entry": _non_negative,
     "scoring": _read_scoring, "straights": _read_straights,
     "combinations": _read_combinations, "min_bank": _non_negative,
     "instant_wins": _read_instant_wins, "hot_dice_forced": _read_bool,
-    "crosses": _non_negative, "takeover_min": _read_takeover_min,
+    "crosses": _read_crosses, "takeover_min": _read_takeover_min,
     "last_turn_points": _non_negative, "keep_rule": _read_keep_rule,
 }
 assert set(READERS) == set(RULE_FIELDS), "every field of Rules needs a reader"

@@ -291,11 +291,21 @@ class Line:
     only games with crosses have it."""
 
 
-def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
-    """``(state, zero_to)`` of a score-sheet line, or a UsageError saying
-    why it cannot be. ``zero_to`` is the true state after a zero turn where
-    the model's estimate would be used instead (last cross before a fall),
-    else None."""
+def first_bank_units(rules: Rules) -> int:
+    """The smallest score a first bank leaves (units): the entry, the
+    minimum bank and one unit, whichever is largest."""
+    return max(rules.entry_units, rules.min_bank_units, 1)
+
+
+def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = None) -> None:
+    """A UsageError where a score-sheet line cannot occur in ``rules``,
+    worked out from the rules alone: no player space is built, so a line of
+    a game to any target is checked at once (before a table is made for
+    it). ``memory`` is the table's (``"none"``, ``"exact"`` or ``"model"``),
+    or None where the table decides (a table not yet chosen): a previous
+    score is then asked for only where every memory needs it (the last
+    cross before a fall). The states of :func:`player_space` are exactly
+    the lines this lets through (tests/test_bad_input.py)."""
     line = line if isinstance(line, Line) else Line(line)
     score, previous, unit = line.score, line.previous, rules.unit
     if score % unit:
@@ -303,25 +313,64 @@ def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | N
     if not 0 <= score < rules.target:
         raise UsageError(f"{who} score {score} must be at least 0 and below the "
                          f"target {rules.target}")
+    first, target = first_bank_units(rules), rules.target_units
+    s = score // unit
     if not rules.crosses:
         if line.crosses or previous is not None:
             raise UsageError(f"{rules.name} has no crosses and no previous score")
-        try:
-            return space.index_of_score(score // unit), None
-        except KeyError:
+        # Every score from the first bank up is reached; a capped game's
+        # banks stop at the cap (turn_rules.banked_score).
+        cap = rules.score_cap_units
+        cap = target - 1 if cap is None else cap
+        if s and not min(first, cap) <= s <= cap:
             raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
-                             f"(entry {rules.entry})") from None
+                             f"(entry {rules.entry})")
+        return
     if not 0 <= line.crosses < rules.crosses:
         raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, not {line.crosses}")
     last_cross = line.crosses == rules.crosses - 1
     if previous is None and score == 0:
         previous = 0
-    if previous is None and (space.memory == "exact" or last_cross):
+    if previous is None and (memory == "exact" or last_cross):
         raise UsageError(f"{who} previous score (before the last bank) is needed here")
     if previous is not None and (previous % unit or not 0 <= previous <= score
                                  or 0 < previous < rules.entry):
         raise UsageError(f"{who} previous score {previous} is impossible with a score of "
                          f"{score} (0, or from {rules.entry} up to the score)")
+    # A bank of t units leads from p to p + t, t at least the minimum bank
+    # (the first bank, from 0, at least the entry too). The exact memory
+    # keeps the previous score: it is 0 or a score a bank leads to, and a
+    # fallen line (p == s) needs a bank still possible from there. The
+    # model forgets it but for the fall of a last cross, to a score that
+    # can occur.
+    step = max(rules.min_bank_units, 1)
+    p = None if previous is None else previous // unit
+    possible = s == 0 or s >= first
+    if s and p is not None and 0 < p < s and (memory == "exact" or last_cross):
+        possible = possible and p >= first
+    if s and p is not None and memory == "exact":
+        possible = possible and (p + step < target if p == s else p == 0 or s - p >= step)
+    if not possible:
+        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
+                         f"crosses cannot occur in {rules.name}")
+
+
+def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
+    """``(state, zero_to)`` of a score-sheet line, or a UsageError saying
+    why it cannot be (:func:`check_line`). ``zero_to`` is the true state
+    after a zero turn where the model's estimate would be used instead
+    (last cross before a fall), else None."""
+    line = line if isinstance(line, Line) else Line(line)
+    check_line(rules, line, who, space.memory if rules.crosses else "none")
+    score, previous, unit = line.score, line.previous, rules.unit
+    if not rules.crosses:
+        try:
+            return space.index_of_score(score // unit), None
+        except KeyError:
+            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
+                             f"(entry {rules.entry})") from None
+    if previous is None and score == 0:
+        previous = 0
     p_units = None if previous is None else previous // unit
     try:
         state = space.find(score // unit, p_units, line.crosses)
@@ -329,6 +378,7 @@ def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | N
         raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
                          f"crosses cannot occur in {rules.name}") from None
     zero_to = None
+    last_cross = line.crosses == rules.crosses - 1
     if space.memory == "model" and last_cross and p_units < score // unit:
         zero_to = space.find(p_units, p_units)
     return state, zero_to

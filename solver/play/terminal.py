@@ -15,6 +15,10 @@ keeps listed, ``b`` bank, ``r`` roll, ``t`` take over, ``f`` roll fresh,
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,19 +62,25 @@ def check_options(args, rules) -> PlayOptions:
         raise UsageError(f"--seat must be 1 to {args.players}, not {seat}")
     bot = None if args.coach else parse_policy(args.bots or "optimal")
     seed = args.seed
+    if seed is not None and seed < 0:
+        raise UsageError(f"--seed must be 0 or more, not {seed}")
     if seed is None and not args.coach:
         # Shown at the start, so that the same dice can be played again.
         seed = int(np.random.SeedSequence().entropy % 1_000_000)
     return PlayOptions(args.players, args.coach, seat - 1, bot, seed, args.log)
 
 
-def play(advisor: Advisor, options: PlayOptions, read=input, write=print) -> int:
-    """Play or coach one game at the terminal; returns the exit status."""
+def play(advisor: Advisor, options: PlayOptions, read=input, write=print, width=None) -> int:
+    """Play or coach one game at the terminal; returns the exit status.
+    ``width()`` gives the columns to wrap lines at (None: no wrapping); by
+    default the terminal's, when ``write`` prints to one."""
     policies = {} if options.coach else {seat: options.bot for seat in range(options.players)
                                          if seat != options.seat}
     bots = make_bots(policies, advisor.rules, options.seed, options.players)
     game = Game(advisor, options.players, bots, options.seed, options.log)
-    screen = Screen(game, options, write)
+    if width is None and write is print and sys.stdout.isatty():
+        width = _terminal_width
+    screen = Screen(game, options, _wrapped(write, width) if width else write)
     screen.title()
     try:
         _loop(game, screen, options.coach, read)
@@ -108,6 +118,31 @@ def _loop(game: Game, screen: "Screen", coach: bool, read) -> None:
         shown_turn = None
 
 
+def _terminal_width() -> int:
+    """The columns of the terminal on stdout, read at each line (the window
+    may change): its own size first, an exported COLUMNS being often stale."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        return shutil.get_terminal_size().columns
+
+
+def _wrapped(write, width):
+    """``write`` with each line wrapped at word boundaries to ``width()``
+    columns (one less: a line that fills the last column would make some
+    terminals wrap again); a continued line is indented two more spaces
+    than its first."""
+    def wrapped(text=""):
+        columns = max(20, width() - 1)
+        if len(text) <= columns:
+            return write(text)
+        indent = " " * (len(text) - len(text.lstrip(" ")) + 2)
+        for line in textwrap.wrap(text, columns, subsequent_indent=indent,
+                                  break_long_words=False, break_on_hyphens=False):
+            write(line)
+    return wrapped
+
+
 def _ask(game: Game, screen: "Screen", coach: bool, read) -> list[Event] | None:
     """Ask the question now due until an answer is taken; None after an undo."""
     prompt = screen.question()
@@ -143,7 +178,10 @@ def _answer(game: Game, text: str) -> list[Event]:
     if phase == BANK:
         words = {"b": "bank", "bank": "bank", "r": "roll", "roll": "roll"}
         if text not in words:
-            raise PlayError("type b to bank or r to roll")
+            # What the player can do here: only roll where no bank is allowed.
+            refusal = game.bank_refusal()
+            raise PlayError(f"type r to roll: {refusal}" if refusal
+                            else "type b to bank or r to roll")
         return game.choose(words[text])
     if text.startswith("#"):
         options = game.options()
@@ -206,7 +244,10 @@ class Screen:
         if options.coach:
             self.names = [f"player {seat + 1}" for seat in range(options.players)]
         else:
-            self.names = ["you" if seat == options.seat else f"the bot ({options.bot})"
+            # One bot is "the bot"; several are told apart by their seats.
+            bot = "the bot" if options.players == 2 else "bot {}"
+            self.names = ["you" if seat == options.seat
+                          else f"{bot.format(seat + 1)} ({options.bot})"
                           for seat in range(options.players)]
         self.people = [seat for seat in range(options.players) if not game.is_bot(seat)]
         self.seed = options.seed

@@ -57,6 +57,18 @@ cache is emptied and refilled on demand."""
 BATCH = 1 << 14
 """Games per call of the compiled loop (a progress report after each)."""
 
+MAX_GAMES = 10 ** 9
+"""The most games one run plays (a day or more at the simulator's speed)."""
+
+
+def check_games_and_seed(games: int, seed: int | None) -> None:
+    """A UsageError for a number of games outside 1 to MAX_GAMES, or a
+    negative seed (numpy's seeds are 0 or more)."""
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"the number of games must be 1 to {MAX_GAMES:,}, not {games:,}")
+    if seed is not None and seed < 0:
+        raise UsageError(f"the seed must be 0 or more, not {seed}")
+
 # ------------------------------------------------------------------ driver
 
 @dataclass
@@ -238,8 +250,7 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
     ``one_level``: play the crosses as docs/rules.md (and the tables) do, a
     fallen player's third cross changing nothing, instead of the paper
     sheet (module docstring)."""
-    if games < 1:
-        raise UsageError(f"the number of games must be at least 1, not {games}")
+    check_games_and_seed(games, seed)
     started = time.perf_counter()
     machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns,
                        solution_b=solution_b, common_dice=common_dice,

@@ -33,6 +33,7 @@ from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work
 from solver.engine.solution_n import check_player_count
 from solver.engine.n_player_blocks import block_plan, no_plan
 from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
+from solver.sim.simulate import check_games_and_seed
 from solver.model.rules import Rules
 from solver.model.states import Moves
 from solver.engine.turn import pad
@@ -306,8 +307,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     N = len(policies)
     check_player_count(N)
     check_card_seats(policies)
-    if games < 1:
-        raise UsageError(f"the number of games must be at least 1, not {games}")
+    check_games_and_seed(games, seed)
     optimal = any(p.kind == "optimal" for p in policies)
     if optimal:
         _check_table(rules, solution, N)

@@ -31,8 +31,9 @@ from typing import Callable
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.tables.files import outdated, read_table
-from solver.tables.make import (check_players, estimated_solve_seconds, estimated_table_bytes,
-                                make_table, solving_now, table_lock, tidy)
+from solver.tables.make import (check_memory, check_players, estimated_solve_seconds,
+                                estimated_table_bytes, make_table, solving_now, table_lock,
+                                tidy)
 from solver.tables.paths import default_path, solve_command, user_table_path
 
 # A missing table that takes longer than this to make is named as a command
@@ -61,6 +62,7 @@ class FirstUse:
     progress: Callable = lambda description: None
 
     def make(self, rules: Rules, memory: str | None, players: int, path, why: str) -> None:
+        check_memory(rules, memory, players)        # before the estimates and the question
         target = user_table_path(rules, memory, players)
         who = f" with {players} players" if players != 2 else ""
         if solving_now(target) is not None:

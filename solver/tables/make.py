@@ -36,7 +36,6 @@ import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -50,7 +49,7 @@ import numpy as np
 from solver.model.errors import UsageError
 from solver.engine.memory import MEMORIES, estimate_fall_to
 from solver.model.rules import Rules
-from solver.model.states import player_space
+from solver.model.states import first_bank_units, player_space
 
 SOLVE_RATE = float(os.environ.get("FARKLE_SOLVE_RATE", 7.0e8))
 PLAYER_COST = 1.0
@@ -109,11 +108,13 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
     Bellman residual and write. With ``reuse``, a table that another
     process wrote there meanwhile (of these rules and players, to this
     tolerance or a finer one) is taken as it is, not solved again.
-    ``starting()`` runs when the solve starts. A write that fails (a full
-    disk) leaves nothing and ends in one line (UsageError)."""
+    ``starting()`` runs when the solve starts. A solve that would not fit in
+    memory (:func:`check_memory`) or a write that fails (a full disk) leaves
+    nothing and ends in one line (UsageError)."""
     from solver.tables.files import write_table
     from solver.tables.paths import user_table_path
     path = Path(out) if out is not None else user_table_path(rules, memory, players)
+    check_memory(rules, memory, players)
     check_target(path, estimated_table_bytes(rules, memory, players))
     before = _identity(path)
     with table_lock(path, say=say) as waited_for:
@@ -464,8 +465,8 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
         # Rows per banked state, and the share of them a bank can make.
         offer_rows, made = rules.target_units, 0.5
         if players == 2 and rules.crosses and memory == "exact":
-            space = _exact_space(rules)
-            banked, offer_rows, made = int(np.sum(space.bank_slot >= 0)), space.offers[1], 1.0
+            # A state (s, p, 0) is reached by one turn total, s - p.
+            banked, offer_rows, made = _exact_counts(rules)[1], 1, 1.0
         rows = takers * banked * states ** (players - 2)
         ratio = (0.2 if players == 2 else 0.45) * made if compressed else 1
         size += int(ratio * 8 * rows * offer_rows
@@ -475,15 +476,105 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
 
 def _state_count(rules: Rules, memory: str | None) -> int:
     if rules.crosses and memory != "exact":
-        return 1 + 4 * rules.target_units          # (score, crosses) and fallen
-    return _exact_space(rules).size
+        # (score, crosses) and fallen
+        return 1 + (rules.crosses + 1) * rules.target_units
+    return _exact_counts(rules)[0]
 
 
-@lru_cache(maxsize=4)
-def _exact_space(rules: Rules):
-    """The exact memory's player states, built once for the estimates
-    (0.8 s for dix-mille at 10,000)."""
-    return player_space(rules, "exact")
+def _exact_counts(rules: Rules) -> tuple[int, int]:
+    """``(states, banked)``: the exact memory's player states and those a
+    bank leads to, counted from the rules (a game to any target at once;
+    the states are :func:`solver.model.states.check_line`'s lines, and
+    tests/test_bad_input.py counts them against ``player_space``). Without
+    crosses: 0 and every score from the first bank up to the cap. With
+    crosses: (s, p, c) for every bank from p (0 or a score) to s and every
+    cross c, and the fallen (p, p) from which a bank is still possible."""
+    target, first = rules.target_units, first_bank_units(rules)
+    if not rules.crosses:
+        cap = rules.score_cap_units
+        cap = target - 1 if cap is None else cap
+        return 1 + cap - min(first, cap) + 1, cap - min(first, cap) + 1
+    step = max(rules.min_bank_units, 1)
+    above = max(0, target - step - first)        # scores p that still bank to p + step
+    banks = (target - first) + above * (above + 1) // 2
+    return 1 + above + rules.crosses * banks, banks
+
+
+BASE_BYTES = 250_000_000
+"""Memory of a solve before its arrays: the interpreter, numpy, numba, h5py
+and the compiled kernels (the peak of Pig to 100: 264 MB, BENCHMARKS.md)."""
+NODE_BYTES = 120
+"""Bytes a turn start (a pair of player states) takes while the two-player
+solver builds its blocks (tracemalloc: 115 in dix-mille's exact memory to
+2,500, 148 in Pig to 2,000)."""
+NODE_BYTES_PER_PLAYER = 50
+"""The same per player with more players (the peaks of 4- to 6-player Pig
+and 4-player cinq-mille, BENCHMARKS.md: 170 to 230 bytes a turn start)."""
+BANK_BYTES = 130
+"""Bytes a (score, turn total) bank takes while the player states are
+built in Python (tracemalloc: 129 in Pig to 2,000)."""
+
+
+def estimated_solve_bytes(rules: Rules, memory: str | None = None, players: int = 2) -> int:
+    """A rough peak memory of a solve, from the rules alone (nothing is
+    built): what the process holds before, the player states as they are
+    built, the blocks of turn starts, and the start and take-over values
+    (``estimated_table_bytes`` uncompressed). Against the peaks measured
+    (BENCHMARKS.md): quinze-mille 0.94 GB for 0.86, dix-mille 1.32 for 1.39,
+    4-player cinq-mille to 4,000 4.6 for 4.5, 4-player Pig to 80 9.8 for 9.7."""
+    memory = memory if players == 2 else "exact"
+    target = rules.target_units
+    states = _state_count(rules, memory)
+    scores = _exact_counts(dataclasses.replace(rules, crosses=0))[0]
+    building = BANK_BYTES * scores * target // 2 + 8 * states * target
+    per_node = NODE_BYTES if players == 2 else NODE_BYTES_PER_PLAYER * players
+    return (BASE_BYTES + building + per_node * states ** players
+            + estimated_table_bytes(rules, memory, players, compressed=False))
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can still give: MemAvailable of
+    /proc/meminfo (Linux), else the free physical pages (os.sysconf);
+    within a memory cgroup's limit where one is set (v2 or v1). None where
+    none of them is known."""
+    free = None
+    try:
+        with open("/proc/meminfo") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    free = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if free is None:
+        try:
+            free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, OSError, ValueError):
+            return None
+    for limit, used in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                        ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                         "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            free = min(free, int(Path(limit).read_text()) - int(Path(used).read_text()))
+        except (OSError, ValueError):
+            pass                            # none here, or "max": no limit
+    return free
+
+
+def check_memory(rules: Rules, memory: str | None = None, players: int = 2) -> None:
+    """Refuse, before anything is allocated, a solve whose estimated peak
+    (``estimated_solve_bytes``) is more than the memory this machine can
+    still give (``available_memory``): one line with both."""
+    needed, free = estimated_solve_bytes(rules, memory, players), available_memory()
+    if free is None or needed <= free:
+        return
+    who = f" with {players} players" if players != 2 else ""
+    raise UsageError(f"{rules.name} to {rules.target:,}{who} needs about {_gigabytes(needed)} "
+                     f"of memory to solve and this machine has {_gigabytes(free)} free: "
+                     f"try a smaller --target")
+
+
+def _gigabytes(size: int) -> str:
+    return f"{size / 1e9:.1f} GB" if size < 1e10 else f"{size / 1e9:,.0f} GB"
 
 
 def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2) -> float:
