@@ -350,3 +350,23 @@ def test_estimates_are_quick_at_any_size():
         assert estimated_solve_bytes(get_rules("pig", target)) > target ** 2 * 100
     assert estimated_solve_bytes(get_rules("dix-mille", 1_000_000), "exact") > 1e18
     assert time.perf_counter() - started < 1
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1e-9", "1", "many"])
+def test_a_tolerance_that_would_never_or_at_once_stop_is_refused(value):
+    """``solve --tolerance nan`` exited 0 with a table solved to no
+    tolerance; every value outside (0, 1) is one line now."""
+    assert "--tolerance" in refused("solve", "pig", "--target", "30", "--tolerance", value)
+
+
+def test_games_none_of_which_ends_give_no_win_rate():
+    """Random play to 100,000 in Pig stops every game at the turn cap: the
+    win rate was printed as nan%; now one line says why there is none, for
+    two and for three seats, and a target they can reach still answers."""
+    line = refused("simulate", "pig", "--target", "100000", "--a", "random", "--b", "random",
+                   "--games", "3", within=60)
+    assert "none of the 3 games ended" in line
+    refused("simulate", "pig", "--target", "100000", "--players", "3", "--seat", "random",
+            "--seat", "random", "--seat", "random", "--games", "2", within=60)
+    farkle("simulate", "pig", "--target", "30", "--a", "random", "--b", "random", "--games", "20",
+           check=0)

@@ -112,6 +112,7 @@ def cmd_simulate(args):
         solution = table_of(args, rules, lazy_take=False)
     result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
                       progress=progress_bar(f"playing {rules.name}") if args.games >= 50_000 else None)
+    _some_finished(result.unfinished, args.games)
     predicted = solution.first_player_win if both_optimal else None
     out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
            "games": result.games, "wins_a": result.wins_a, "win_rate_a": result.win_rate_a,
@@ -131,6 +132,14 @@ def cmd_simulate(args):
         print(f"{result.unfinished} games stopped at the turn cap and are not counted")
 
 
+def _some_finished(unfinished: int, games: int) -> None:
+    """No win rate is shown for games none of which ended (a rate of 0/0)."""
+    if unfinished == games:
+        from solver.sim.game_loop import MAX_TURNS
+        raise UsageError(f"none of the {games:,} games ended within {MAX_TURNS:,} turns: these "
+                         f"policies do not finish this game; try a smaller --target")
+
+
 def _simulate_seats(args, rules, policies):
     """``simulate --seat ...``: N seats (two: the two-player simulator)."""
     from solver.sim.simulate import simulate
@@ -145,6 +154,7 @@ def _simulate_seats(args, rules, policies):
     else:
         result = simulate_n(rules, policies, args.games, seed=args.seed, solution=solution,
                             progress=progress)
+    _some_finished(result.unfinished, args.games)
     if args.json:
         print_json(result.to_json())
         return

@@ -73,7 +73,8 @@ def build_parser() -> Parser:
                    help="win: each player's chance of winning, as a table (default); points: "
                         "one turn played alone for the most points it can expect")
     p.add_argument("--out", type=Path, metavar="FILE")
-    p.add_argument("--tolerance", type=float, default=1e-12)
+    p.add_argument("--tolerance", type=_tolerance, default=1e-12,
+                   help="the largest error left in any value (default 1e-12)")
     players_option(p)
     memory_option(p)
     p = command("info", cmd_info, "the metadata of a table file", game=False)
@@ -256,6 +257,18 @@ def _solve_for_points(args, rules):
     print("bank once the turn total reaches, by dice left to roll: " + " | ".join(
         f"{n}: {'never' if t is None else f'{t:,}'}" for n, t in sorted(bank_from.items(),
                                                                       reverse=True)))
+
+
+def _tolerance(text: str) -> float:
+    """``--tolerance``: a number above 0 and below 1 (nan, inf and 0 would
+    never stop or stop at once)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"takes a number above 0 and below 1, not {text}")
+    return value
 
 
 def cmd_solve(args):
