@@ -367,6 +367,8 @@ def cmd_tables(args):
                   f"{megabytes(row['estimated_bytes'])})")
         elif row["status"] == "outdated":
             print(f"{row['game']:<24} made by an older farkle-solver: {row['command']}")
+        elif row["status"] == "damaged":
+            print(f"{row['game']:<24} damaged: {row['error']}")
         else:
             print(f"{row['game']:<24} {megabytes(row['bytes']):>10}  {row['where']:<7} "
                   f"{row['path']}")

@@ -71,9 +71,16 @@ def _card_row(path: Path) -> dict:
 
 
 def _present(game: str, path: Path) -> dict:
-    row = {"game": game, "status": "present", "path": str(path), "bytes": path.stat().st_size,
+    """A table file's row: ``present`` (its size, rules, first player's
+    chance), ``outdated`` (the command that makes it again) or ``damaged``
+    (``error``: what is wrong, one line). :func:`read_info` checks the
+    whole file (solver.tables.files, "Damaged files"), so a table that
+    cannot answer is never listed as present; a file that is no regular
+    file (a FIFO, a directory) is damaged without being read."""
+    row = {"game": game, "status": "present", "path": str(path), "bytes": 0,
            "where": "user" if path.parent.resolve() == user_dir().resolve() else "package"}
     try:
+        row["bytes"] = path.stat().st_size
         info = read_info(path)
         row.update(rules=info["rules"], first_player_win=info["first_player_win"])
         if info["outdated"]:
@@ -81,6 +88,8 @@ def _present(game: str, path: Path) -> dict:
             row.update(status="outdated", command=solve_command(rules, info.get("memory")))
     except UsageError as error:
         row.update(status="damaged", error=str(error))
+    except OSError as error:               # a link to nowhere, a file we may not read
+        row.update(status="damaged", error=f"table {path} cannot be read ({error.strerror})")
     return row
 
 
