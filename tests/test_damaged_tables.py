@@ -16,10 +16,11 @@ import sys
 import h5py
 import numpy as np
 import pytest
-
 from conftest import small_dix
-from solver.tables import files
-from solver.tables.files import CHECKSUM, CHUNKS_CHECKSUM, DamagedTable, read_info, read_table
+
+from solver.tables import layout
+from solver.tables.files import read_info, read_table
+from solver.tables.layout import CHECKSUM, CHUNKS_CHECKSUM, DamagedTable
 
 TIMEOUT = 8
 """Seconds a command may take on a damaged table (each answers in about
@@ -118,10 +119,10 @@ def reseal(path):
     """Checksums made again for the file as it now is: damage that a
     checksum would not see, left to the other checks."""
     with h5py.File(path, "r+") as f:
-        for name, meta in files._datasets(f).items():
-            f[name].attrs[CHECKSUM] = np.bytes_(files._digest(f[name][()]))
-        f.attrs[CHECKSUM] = np.bytes_(files._metadata_digest(files._attributes(f),
-                                                              files._datasets(f)))
+        for name, meta in layout.datasets_of(f).items():
+            f[name].attrs[CHECKSUM] = np.bytes_(layout.values_digest(f[name][()]))
+        f.attrs[CHECKSUM] = np.bytes_(layout.metadata_digest(layout.attributes_of(f),
+                                                              layout.datasets_of(f)))
 
 
 def edit(change, sealed=False):
@@ -169,7 +170,7 @@ def object_size_changed(data: bytes) -> bytes:
 def string_length_huge(data: bytes) -> bytes:
     """The high byte of the ``format`` string's length set: HDF5 allocated
     4 GB before it compared the length with the heap object's."""
-    at = data.index(struct.pack("<IQI", len(files.FORMAT), heap_of(data), 1))
+    at = data.index(struct.pack("<IQI", len(layout.FORMAT), heap_of(data), 1))
     return data[:at + 3] + b"\xff" + data[at + 4:]
 
 
@@ -281,10 +282,10 @@ def test_the_checksums_are_written_and_a_changed_value_is_found(sound, tmp_path)
     one) is found by every reader."""
     path, data, _, _ = sound
     with h5py.File(path, "r") as f:
-        assert f.attrs["format_version"] == files.FORMAT_VERSION
+        assert f.attrs["format_version"] == layout.FORMAT_VERSION
         assert len(f.attrs[CHECKSUM]) == 64
         for name in ("W", "take_row", "player/score", "player/previous", "player/crosses"):
-            assert f[name].attrs[CHECKSUM] == np.bytes_(files._digest(f[name][()])), name
+            assert f[name].attrs[CHECKSUM] == np.bytes_(layout.values_digest(f[name][()])), name
     assert read_table(path).first_player_win == pytest.approx(read_info(path)["first_player_win"])
     changed = tmp_path / "changed.h5"
     changed.write_bytes(data)

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from conftest import start_server, stop_server
 
-from solver.tables.make import lock_path, table_lock
+from solver.tables.lock import lock_path, table_lock
 
 WAITING = "waiting for another farkle solving"
 

@@ -20,12 +20,12 @@ import pexpect
 import pytest
 
 from solver.advice.advisor import Advisor
-from solver.play.bots import make_bots
-from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayError, PlayerLine
-from solver.play.terminal import HELP, points_given_up
-from solver.sim.policies import parse_policy
 from solver.model.rules import get_rules
 from solver.model.states import Line
+from solver.play.bots import make_bots
+from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, PlayerLine, PlayError
+from solver.play.terminal import HELP, points_given_up
+from solver.sim.policies import parse_policy
 from solver.tables.files import read_table
 from solver.tables.load import ALWAYS_SOLVE, load_table
 from solver.tables.paths import default_path

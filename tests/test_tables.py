@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from solver.model.rules import get_rules
-from solver.tables.files import FORMAT_VERSION
+from solver.tables.layout import FORMAT_VERSION
 from solver.tables.make import solve_game
 from solver.tables.paths import package_dir
 

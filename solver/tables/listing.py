@@ -10,8 +10,8 @@ from pathlib import Path
 
 from solver.model.errors import UsageError
 from solver.model.rules import GAMES, Rules
+from solver.tables.estimates import estimated_solve_seconds, estimated_table_bytes
 from solver.tables.files import read_info
-from solver.tables.make import estimated_solve_seconds, estimated_table_bytes
 from solver.tables.paths import (
     CARD_SUFFIX,
     card_beside,

@@ -20,7 +20,7 @@ solves while the others wait, saying so, and then read its table; a
 process that finds another one solving waits for it without asking the
 person first. The page, which never solves, answers that the table is
 being made. What killed writers left beside a table is removed on the way
-(:func:`solver.tables.make.tidy`).
+(:func:`solver.tables.lock.tidy`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,15 @@ from typing import Callable
 
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
+from solver.tables.estimates import (
+    check_memory,
+    check_players,
+    estimated_solve_seconds,
+    estimated_table_bytes,
+)
 from solver.tables.files import outdated, read_table
-from solver.tables.make import (check_memory, check_players, estimated_solve_seconds,
-                                estimated_table_bytes, make_table, solving_now, table_lock,
-                                tidy)
+from solver.tables.lock import solving_now, table_lock, tidy
+from solver.tables.make import make_table
 from solver.tables.paths import default_path, solve_command, user_table_path
 
 # A missing table that takes longer than this to make is named as a command
