@@ -52,9 +52,10 @@ from solver.model.dice import FACES, keep_table, odds, rolls
 from solver.model.rules import GAMES, Rules
 from solver.sim.simulate import simulate
 from solver.study import analysis
+from solver.tables.estimates import estimated_solve_seconds
 from solver.tables.files import read_info, read_table
 from solver.tables.machine import machine
-from solver.tables.make import estimated_solve_seconds, solve_game
+from solver.tables.make import solve_game
 from solver.tables.paths import default_path, table_name
 
 try:                                        # both seatings on common dice, where available

@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", metavar="FAMILY/LABEL",
                         help="these variants alone, in this order (e.g. \"dix-mille/as played\")")
     args = parser.parse_args(argv)
-    from solver.tables.make import estimated_solve_seconds
+    from solver.tables.estimates import estimated_solve_seconds
     jobs = sorted(house_jobs(), key=lambda job: estimated_solve_seconds(job[2]))
     if args.only:
         named = {f"{family}/{label}": (family, label, rules) for family, label, rules in jobs}

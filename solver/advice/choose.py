@@ -15,8 +15,8 @@ from solver.advice.advisor import Advisor
 from solver.advice.duels import DuelsAdvisor
 from solver.engine.solution_n import check_player_count
 from solver.model.rules import Rules
+from solver.tables.estimates import in_reach
 from solver.tables.load import FirstUse, load_table, table_exists
-from solver.tables.make import in_reach
 
 
 def answers_exactly(rules: Rules, players: int = 2, memory: str | None = None,

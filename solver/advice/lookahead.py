@@ -39,11 +39,18 @@ import numpy as np
 from numba import njit, prange
 
 from solver.engine import turn_kernel_n
-from solver.model.compiled_rules import drop_stale_caches
-from solver.model.dice import keep_table
-from solver.engine.turn_kernel_n import MultiValues, Seats, multi_work, take_index, turn_dp_vec, zero_value
 from solver.engine.n_player_blocks import no_plan
 from solver.engine.turn import pad
+from solver.engine.turn_kernel_n import (
+    MultiValues,
+    Seats,
+    multi_work,
+    take_index,
+    turn_dp_vec,
+    zero_value,
+)
+from solver.model.compiled_rules import drop_stale_caches
+from solver.model.dice import keep_table
 from solver.model.turn_rules import TurnRules
 
 drop_stale_caches(__file__, turn_kernel_n.__file__)

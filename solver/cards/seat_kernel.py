@@ -25,19 +25,25 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
 import numba
+import numpy as np
 from numba import njit, prange
 
 from solver.cards import card as card_module
 from solver.cards import kernel as card_kernel
-from solver.engine import two_player
-from solver.engine import turn_kernel_n
 from solver.cards.kernel import card_plan, card_takes
-from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
+from solver.engine import turn_kernel_n, two_player
+from solver.engine.turn_kernel_n import (
+    EPS,
+    MultiValues,
+    NodeMix,
+    multi_work,
+    rotate_into,
+    take_index,
+    turn_dp_vec,
+)
 from solver.engine.two_player import solve_functional
-from solver.engine.turn_kernel_n import (EPS, MultiValues, NodeMix, multi_work, rotate_into, take_index,
-                           turn_dp_vec)
+from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
 from solver.model.turn_rules import OVERSHOOT
 
 drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__, card_kernel.__file__,

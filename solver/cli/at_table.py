@@ -226,9 +226,8 @@ def _fit_card(args, rules) -> int:
 
     from tqdm import tqdm
 
-    from solver.cards.store import stored_card
     from solver.cards.fit.fit_here import fit_card
-    from solver.cards.store import card_path
+    from solver.cards.store import card_path, stored_card
     if args.rounds < 1:
         raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
     if args.sampled is not None and args.sampled < 100:
@@ -297,8 +296,8 @@ def cmd_play(args):
 
 def cmd_serve(args):
     from solver.model.house_rules import load_house_rules
-    from solver.web.server import serve
     from solver.web.api import TableDesk
+    from solver.web.server import serve
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     house_rules = load_house_rules(args.rules) if args.rules is not None else None

@@ -13,11 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from solver.cli.at_table import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
 from solver.cli.args import one_line, print_json, rules_of
+from solver.cli.at_table import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
 from solver.cli.tables import memory_of, progress_bar
-from solver.tables.load import duration, megabytes
 from solver.model.errors import UsageError
+from solver.tables.load import duration, megabytes
+
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
@@ -275,7 +276,8 @@ def cmd_solve(args):
     """Solve and write the table; with others solving the same table at
     once, one solves and the others wait and report its table (issue 68,
     :func:`solver.tables.make.make_table`)."""
-    from solver.tables.make import check_players, make_table
+    from solver.tables.estimates import check_players
+    from solver.tables.make import make_table
     rules = rules_of(args)
     if args.objective == "points":
         return _solve_for_points(args, rules)

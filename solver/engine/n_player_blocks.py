@@ -11,12 +11,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from solver.engine import two_player
-from solver.engine import turn_kernel_n
-from solver.model.compiled_rules import drop_stale_caches
+from solver.engine import turn_kernel_n, two_player
+from solver.engine.turn_kernel_n import (
+    NodeMix,
+    multi_work,
+    rotate_into,
+    take_index,
+    turn_dp_vec,
+    zero_value,
+)
 from solver.engine.two_player import walk
-from solver.engine.turn_kernel_n import (NodeMix, multi_work, rotate_into, take_index,
-                           turn_dp_vec, zero_value)
+from solver.model.compiled_rules import drop_stale_caches
 from solver.model.states import PlayerSpace
 
 drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__)

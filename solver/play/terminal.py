@@ -25,10 +25,21 @@ from pathlib import Path
 import numpy as np
 
 from solver.advice.advisor import Advisor, Choice
-from solver.model.errors import UsageError
 from solver.engine.solution_n import check_player_count
+from solver.model.errors import UsageError
 from solver.play.bots import make_bots
-from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Decision, Event, Game, PlayError, best_choice
+from solver.play.game import (
+    BANK,
+    KEEP,
+    OVER,
+    ROLL,
+    TAKE,
+    Decision,
+    Event,
+    Game,
+    PlayError,
+    best_choice,
+)
 from solver.sim.policies import Policy, parse_policy
 
 HELP = ("answers: dice as digits (1 1 5), #N for a keep of the list, b bank, r roll, "

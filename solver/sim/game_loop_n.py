@@ -49,17 +49,35 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.sim import game_loop
 from solver.engine import turn_kernel_n
-from solver.model.compiled_rules import (after_bank, after_zero_turn, bank_changes_nothing, dice_left,
-                             keep_result, may_bank, may_take_over, offer,
-                             offer_only_overshoots, drop_stale_caches)
+from solver.engine.turn_kernel_n import (
+    EPS,
+    MultiValues,
+    MultiWork,
+    NodeMix,
+    Seats,
+    turn_dp_vec,
+    zero_value,
+)
+from solver.model.compiled_rules import (
+    after_bank,
+    after_zero_turn,
+    bank_changes_nothing,
+    dice_left,
+    drop_stale_caches,
+    keep_result,
+    may_bank,
+    may_take_over,
+    offer,
+    offer_only_overshoots,
+)
 from solver.model.dice import DiceArrays
-from solver.sim.game_loop import _below, _next, keep_value, throw
-from solver.engine.turn_kernel_n import EPS, MultiValues, MultiWork, NodeMix, Seats, turn_dp_vec, zero_value
-from solver.sim.policies import OPTIMAL, RANDOM
 from solver.model.states import Moves
-from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS, WIN as KEEP_WINS
+from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS
+from solver.model.turn_rules import WIN as KEEP_WINS
+from solver.sim import game_loop
+from solver.sim.game_loop import _below, _next, keep_value, throw
+from solver.sim.policies import OPTIMAL, RANDOM
 
 drop_stale_caches(__file__, game_loop.__file__, turn_kernel_n.__file__)
 

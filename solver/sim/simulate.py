@@ -41,14 +41,42 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.model.errors import UsageError
-from solver.sim.game_loop import (ALL_TURNS, CROSS_A, CROSS_B, DEEP_GAMES, DONE, LEN_A, LOG_COUNT,
-                        MAX_TURNS, MOVER, NEED_M, NEED_TABLE, NEED_W, NEED_Z, OUTCOMES,
-                        SCRIPT_END, SCRIPT_POS, UNFINISHED, UNKNOWN_SCORE, WINNER, WINS_A, Games,
-                        OptimalIndex, hash_put, run_games)
-from solver.sim.policies import (CardCache, DiceTables, OptimalCache, TableStore, dice_tables,
-                       parse_policy)
 from solver.model.rules import Rules
 from solver.model.turn_rules import TurnRules
+from solver.sim.game_loop import (
+    ALL_TURNS,
+    CROSS_A,
+    CROSS_B,
+    DEEP_GAMES,
+    DONE,
+    LEN_A,
+    LOG_COUNT,
+    MAX_TURNS,
+    MOVER,
+    NEED_M,
+    NEED_TABLE,
+    NEED_W,
+    NEED_Z,
+    OUTCOMES,
+    SCRIPT_END,
+    SCRIPT_POS,
+    UNFINISHED,
+    UNKNOWN_SCORE,
+    WINNER,
+    WINS_A,
+    Games,
+    OptimalIndex,
+    hash_put,
+    run_games,
+)
+from solver.sim.policies import (
+    CardCache,
+    DiceTables,
+    OptimalCache,
+    TableStore,
+    dice_tables,
+    parse_policy,
+)
 
 OPTIMAL_CACHE_BYTES = 512 * 2 ** 20
 """Memory for the optimal policy's per-turn-start tables; when full the

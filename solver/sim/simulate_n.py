@@ -24,20 +24,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.engine.n_player_blocks import block_plan, no_plan
+from solver.engine.solution_n import check_player_count
+from solver.engine.turn import pad
+from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work
 from solver.model.dice import distinct_outcomes, keep_table, rolls
 from solver.model.errors import UsageError
-from solver.sim.game_loop import MAX_TURNS
-from solver.sim.game_loop_n import (ALL_TURNS, DONE, FALLS, MIXED_DRAWS, TAKE_OVERS, UNFINISHED, GamesN,
-                          OptimalN, TurnCache, run_games_n)
-from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work
-from solver.engine.solution_n import check_player_count
-from solver.engine.n_player_blocks import block_plan, no_plan
-from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
-from solver.sim.simulate import check_games_and_seed
 from solver.model.rules import Rules
 from solver.model.states import Moves
-from solver.engine.turn import pad
 from solver.model.turn_rules import TurnRules
+from solver.sim.game_loop import MAX_TURNS
+from solver.sim.game_loop_n import (
+    ALL_TURNS,
+    DONE,
+    FALLS,
+    MIXED_DRAWS,
+    TAKE_OVERS,
+    UNFINISHED,
+    GamesN,
+    OptimalN,
+    TurnCache,
+    run_games_n,
+)
+from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
+from solver.sim.simulate import check_games_and_seed
 
 BATCH = 1 << 12
 """Games per call of the compiled loop (a progress report after each)."""
