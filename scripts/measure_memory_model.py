@@ -97,13 +97,7 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     turn's loop is written here, to see each decision of both tables."""
     from solver.model.turn_rules import OVERSHOOT as OVERSHOOTS
     from solver.model.turn_rules import WIN as WINS
-    from solver.model.turn_rules import (
-        TurnRules,
-        dice_left,
-        keep_result,
-        may_bank,
-        may_take_over,
-    )
+    from solver.model.turn_rules import TurnRules, dice_left, keep_result, may_bank, may_take_over
     from solver.sim.game_loop import (
         BANK,
         INSTANT_WIN,

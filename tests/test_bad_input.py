@@ -18,13 +18,7 @@ from conftest import farkle
 
 from solver.model.errors import UsageError
 from solver.model.rules import GAMES, get_rules
-from solver.model.states import (
-    Line,
-    check_line,
-    model_space,
-    player_space,
-    player_state,
-)
+from solver.model.states import Line, check_line, model_space, player_space, player_state
 from solver.tables.estimates import _exact_counts, estimated_solve_bytes
 
 QUICK = 15.0

@@ -11,15 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.model.dice import (
-    Keep,
-    counts_of,
-    keep_table,
-    keeps,
-    keeps_of_dice,
-    odds,
-    rolls,
-)
+from solver.model.dice import Keep, counts_of, keep_table, keeps, keeps_of_dice, odds, rolls
 from solver.model.rules import GAMES, get_rules
 
 

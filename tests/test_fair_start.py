@@ -11,12 +11,7 @@ import numpy as np
 import pytest
 
 from solver.model.rules import PIG, get_rules
-from solver.study.fair_start import (
-    FairStart,
-    fairest,
-    last_turn_chance,
-    solve_fair_start,
-)
+from solver.study.fair_start import FairStart, fairest, last_turn_chance, solve_fair_start
 from solver.tables.make import solve_game
 
 

@@ -19,13 +19,7 @@ from solver.model.dice import keeps_of_dice
 from solver.model.errors import UsageError
 from solver.model.rules import get_rules
 from solver.sim.policies import Policy, expected_turn, optimal_tables, parse_policy
-from solver.sim.simulate import (
-    _Machine,
-    match,
-    play_scripted,
-    scripted_events,
-    simulate,
-)
+from solver.sim.simulate import _Machine, match, play_scripted, scripted_events, simulate
 from solver.tables.make import solve_game
 
 DIX = get_rules("dix-mille")

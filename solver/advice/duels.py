@@ -64,7 +64,7 @@ def duel_values(solution):
     whose take-over rows are indexed by the turn total itself: a two-player
     table keeps offer ``t`` of bank slot ``s`` at row ``t - offer_first[s]``
     (:attr:`solver.model.states.PlayerSpace.offers`)."""
-    from solver.engine.turn_kernel_n import MultiValues     # numba: not for a single answer
+    from solver.engine.turn_kernel_n import MultiValues  # numba: not for a single answer
     W = np.asarray(solution.W)
     V = np.stack([W.ravel(), 1.0 - W.ravel()], axis=1)
     take = np.asarray(solution.take_values)
@@ -94,10 +94,7 @@ def finish_first(chances) -> np.ndarray:
     chances = [np.asarray(q, dtype=float) for q in chances]
     if len(chances) == 1:
         return chances[0].copy()
-    from solver.advice.normal import (  # numba: the look-ahead loads it anyway
-        ndtr,
-        ndtri,
-    )
+    from solver.advice.normal import ndtr, ndtri  # numba: the look-ahead loads it anyway
     gaps = [np.sqrt(2.0) * ndtri(q) for q in chances]      # +-inf at q = 1 or 0
     out = 0.0
     for z, weight in zip(_NODES, _WEIGHTS):
@@ -144,10 +141,7 @@ def model_values(two: Solution, players: int):
     its values (``V[node, k]``; take-over rows indexed by the turn total):
     the model's values for :func:`solver.cards.seat_value.model_seat_values`."""
     from solver.advice.lookahead import step
-    from solver.engine.turn_kernel_n import (  # numba: not for a single answer
-        MultiValues,
-        Seats,
-    )
+    from solver.engine.turn_kernel_n import MultiValues, Seats  # numba: not for a single answer
     W = np.asarray(two.W)
     P, N = W.shape[0], players
     nodes = np.arange(P ** N, dtype=np.int64)

@@ -17,11 +17,7 @@ import numpy as np
 from numba import njit
 
 from solver.cards import card as card_module
-from solver.model.compiled_rules import (
-    COMPILED_RULES,
-    compiled_copies,
-    drop_stale_caches,
-)
+from solver.model.compiled_rules import COMPILED_RULES, compiled_copies, drop_stale_caches
 
 drop_stale_caches(__file__, card_module.__file__)
 

@@ -56,14 +56,7 @@ from solver.cards.kernel import BANK, KEEP, TAKE, card_choices
 from solver.engine.solution import replay
 from solver.model.dice import keep_table
 from solver.model.states import cross_states
-from solver.model.turn_rules import (
-    OVERSHOOT,
-    WIN,
-    TurnRules,
-    keep_result,
-    may_take_over,
-    offer,
-)
+from solver.model.turn_rules import OVERSHOOT, WIN, TurnRules, keep_result, may_take_over, offer
 
 
 class Decision(NamedTuple):

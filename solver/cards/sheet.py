@@ -10,13 +10,7 @@ the card's for all that.
 
 from __future__ import annotations
 
-from solver.cards.card import (
-    CardRules,
-    card_banks,
-    card_situation,
-    card_takes,
-    keep_rank,
-)
+from solver.cards.card import CardRules, card_banks, card_situation, card_takes, keep_rank
 from solver.cards.record import Card
 from solver.model.rules import Rules
 from solver.model.states import cross_state

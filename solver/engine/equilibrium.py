@@ -43,12 +43,7 @@ import itertools
 
 import numpy as np
 
-from solver.engine.n_player_blocks import (
-    NEWTON_TOL,
-    PURE_PASSES,
-    block_plan,
-    solve_block_n,
-)
+from solver.engine.n_player_blocks import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
 from solver.engine.turn_kernel_n import MultiValues, Seats
 from solver.model.errors import UsageError
 

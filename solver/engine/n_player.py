@@ -62,12 +62,7 @@ from numba import set_parallel_chunksize
 
 from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
-from solver.engine.n_player_blocks import (
-    NEWTON_TOL,
-    build_multi_blocks,
-    no_plan,
-    solve_level_n,
-)
+from solver.engine.n_player_blocks import NEWTON_TOL, build_multi_blocks, no_plan, solve_level_n
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn import pad
 from solver.engine.turn_kernel_n import MultiValues, Seats

@@ -55,18 +55,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.model.compiled_rules import (
-    add_cross,
-    after_bank,
-    bank_changes_nothing,
-    dice_left,
-    drop_stale_caches,
-    keep_result,
-    may_bank,
-    may_take_over,
-    offer,
-    offer_only_overshoots,
-)
+from solver.model.compiled_rules import (add_cross, after_bank, bank_changes_nothing, dice_left,
+                                         drop_stale_caches, keep_result, may_bank, may_take_over,
+                                         offer, offer_only_overshoots)
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS

@@ -53,14 +53,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.cards.card import (
-    card_banks,
-    card_situation,
-    card_takes,
-    chasing,
-    keep_score,
-    points_from,
-)
+from solver.cards.card import (card_banks, card_situation, card_takes, chasing, keep_score,
+                               points_from)
 from solver.engine.solution import replay
 from solver.model.compiled_rules import dice_left, drop_stale_caches, may_bank
 from solver.model.dice import keeps, rolls

@@ -47,14 +47,7 @@ import numpy as np
 from solver.engine.solution import Solution, replay
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
-from solver.model.turn_rules import (
-    CONTINUE,
-    TurnRules,
-    dice_left,
-    keep_result,
-    may_bank,
-    offer,
-)
+from solver.model.turn_rules import CONTINUE, TurnRules, dice_left, keep_result, may_bank, offer
 
 # ------------------------------------------------------------ reachability
 
