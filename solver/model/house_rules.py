@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import unicodedata
 from pathlib import Path
 
@@ -157,7 +158,7 @@ def _show(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return json.dumps(value, ensure_ascii=False)    # quoted, control characters escaped
     return repr(value)
 
 
