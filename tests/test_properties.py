@@ -16,7 +16,7 @@ from solver.model.house_rules import load_house_rules
 from solver.model.rules import GAMES
 from solver.web.api import TableDesk
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
@@ -112,7 +112,7 @@ COMMANDS = st.sampled_from(["variants", "keeps", "odds", "info", "tables", "advi
                             "card", "solve"])
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
+@settings(max_examples=50, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(command=COMMANDS, game=st.sampled_from(["pig", "cinq-mille"]),
        target=st.sampled_from([None, "30", "50", "1000", "1500", "-5", "7"]),

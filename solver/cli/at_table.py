@@ -136,7 +136,7 @@ def _some_finished(unfinished: int, games: int) -> None:
     """No win rate is shown for games none of which ended (a rate of 0/0)."""
     if unfinished == games:
         from solver.sim.game_loop import MAX_TURNS
-        raise UsageError(f"none of the {games:,} games ended within {MAX_TURNS:,} turns: these "
+        raise UsageError(f"no game ended within {MAX_TURNS:,} turns ({games:,} played): these "
                          f"policies do not finish this game; try a smaller --target")
 
 
