@@ -65,6 +65,17 @@ def test_a_mutated_house_file_is_a_game_or_one_line(tmp_path_factory, base, chan
 
 
 DESK = TableDesk()
+
+
+def assert_answer_or_one_line(question, body) -> None:
+    """``question(body)`` answers JSON the page can read, or refuses in one
+    line."""
+    try:
+        answer = question(body)
+    except UsageError as error:
+        assert one_line(error), str(error)
+        return
+    json.dumps(answer, allow_nan=False)
 GAME_NAMES = st.sampled_from(["cinq-mille", "pig", "cinq-mille-exact", "no-such-game"])
 ENTRY = st.one_of(VALUES, st.fixed_dictionaries({}, optional={
     "roll": st.lists(st.integers(-1, 8), max_size=7), "choose": VALUES}))
@@ -76,12 +87,7 @@ ENTRY = st.one_of(VALUES, st.fixed_dictionaries({}, optional={
     st.fixed_dictionaries({"game": GAME_NAMES}, optional={
         "players": SCALARS, "names": VALUES, "entries": st.lists(ENTRY, max_size=5)})))
 def test_a_page_game_request_is_an_answer_or_one_line(body):
-    try:
-        answer = DESK.play(body)
-    except UsageError as error:
-        assert one_line(error), str(error)
-        return
-    json.dumps(answer, allow_nan=False)        # an answer the page can read
+    assert_answer_or_one_line(DESK.play, body)
 
 
 @SETTINGS
@@ -90,12 +96,7 @@ def test_a_page_game_request_is_an_answer_or_one_line(body):
     "dice": SCALARS, "roll": st.one_of(SCALARS, st.lists(st.integers(-1, 8), max_size=7)),
     "offer": VALUES, "crosses": SCALARS, "previous": SCALARS}))
 def test_a_page_advice_request_is_an_answer_or_one_line(body):
-    try:
-        answer = DESK.advise(body)
-    except UsageError as error:
-        assert one_line(error), str(error)
-        return
-    json.dumps(answer, allow_nan=False)
+    assert_answer_or_one_line(DESK.advise, body)
 
 
 # The command line, in-process: the commands that answer from the dice and
