@@ -68,11 +68,16 @@ def build_parser() -> Parser:
     p.add_argument("dice", nargs="+", type=int, metavar="D")
     # With --rules there is no GAME, so argparse hands the first die to it.
     p.set_defaults(dice_after_game=True)
-    command("odds", cmd_odds, "zero-roll, hot-dice and best-keep odds per dice count")
+    p = command("odds", cmd_odds, "zero-roll, hot-dice and best-keep odds per dice count")
+    p.add_argument("--turns", action="store_true",
+                   help="instead: the number of turns one player alone needs to reach the "
+                        "target, playing for the fewest (expected, percentiles; --json: the "
+                        "whole distribution)")
     p = command("solve", cmd_solve, "solve a game and write its table")
-    p.add_argument("--objective", choices=("win", "points"), default="win",
+    p.add_argument("--objective", choices=("win", "points", "turns"), default="win",
                    help="win: each player's chance of winning, as a table (default); points: "
-                        "one turn played alone for the most points it can expect")
+                        "one turn played alone for the most points it can expect; turns: one "
+                        "player alone, from 0 to the target in the fewest expected turns")
     p.add_argument("--out", type=Path, metavar="FILE")
     p.add_argument("--tolerance", type=_tolerance, default=1e-12,
                    help="the largest error left in any value (default 1e-12)")
@@ -229,6 +234,8 @@ def cmd_keeps(args):
 def cmd_odds(args):
     from solver.model.dice import odds
     rules = rules_of(args)
+    if args.turns:
+        return _odds_of_turns(args, rules)
     rows = odds(rules)
     if args.json:
         print_json(rows)
@@ -260,6 +267,57 @@ def _solve_for_points(args, rules):
                                                                       reverse=True)))
 
 
+def _solve_for_turns(args, rules):
+    """``solve --objective turns``: one player alone, from 0 to the target
+    in the fewest expected turns (:mod:`solver.engine.solo_turns`; no
+    opponent, so no take-over); nothing is written."""
+    from solver.engine.solo_turns import check_turns_rules, turns_policy
+    if args.players != 2 or args.out is not None or args.memory is not None:
+        raise UsageError("--objective turns plays alone and writes nothing: no --players, "
+                         "--out or --memory")
+    check_turns_rules(rules, "--objective turns")
+    started = time.perf_counter()
+    policy = turns_policy(rules)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print_json({"game": rules.name, "target": rules.target, "objective": "turns",
+                    "expected_turns": policy.expected_turns, "turn_dps": policy.dp_passes,
+                    "seconds": seconds})
+        return
+    print(f"{rules.name} to {rules.target:,}, one player alone: {policy.expected_turns:.3f} "
+          f"turns expected from 0, playing for the fewest (the objective: turns, not the win)")
+    print(f"solved in {seconds:.1f} s ({policy.dp_passes} turn DPs); nothing written")
+
+
+def _odds_of_turns(args, rules):
+    """``odds --turns``: the law of the number of turns that the fewest-turns
+    policy of :func:`_solve_for_turns` needs from 0."""
+    from solver.engine import solo_turns
+    solo_turns.check_turns_rules(rules, "odds --turns")
+    policy = solo_turns.turns_policy(rules, transitions=True)
+    probabilities = policy.distribution()
+
+    def percentile(q):
+        return solo_turns.turns_percentile(probabilities, q)
+
+    mean = policy.expected_turns
+    # A few turn counts around the mean, whatever the game's scale.
+    within = sorted({max(1, round(mean * f)) for f in (0.5, 1.0, 1.5, 2.0)})
+    within_odds = {n: solo_turns.done_within(probabilities, n) for n in within}
+    if args.json:
+        print_json({"game": rules.name, "target": rules.target, "objective": "turns",
+                    "expected_turns": mean, "median": percentile(0.5),
+                    "percentile_90": percentile(0.9), "percentile_99": percentile(0.99),
+                    "within": {str(n): p for n, p in within_odds.items()},
+                    "distribution": [float(p) for p in probabilities],
+                    "distribution_tail": solo_turns.TAIL})
+        return
+    print(f"{rules.name} to {rules.target:,}, one player alone playing for the fewest turns:")
+    print(f"expected {mean:.3f} turns; median {percentile(0.5)}, 90th percentile "
+          f"{percentile(0.9)}, 99th percentile {percentile(0.99)}")
+    print("done within n turns: " + " | ".join(f"{n}: {p:.4f}" for n, p in within_odds.items()))
+
+
 def _tolerance(text: str) -> float:
     """``--tolerance``: a number above 0 and below 1 (nan, inf and 0 would
     never stop or stop at once)."""
@@ -281,6 +339,8 @@ def cmd_solve(args):
     rules = rules_of(args)
     if args.objective == "points":
         return _solve_for_points(args, rules)
+    if args.objective == "turns":
+        return _solve_for_turns(args, rules)
     memory = memory_of(args, rules)
     check_players(rules, args.players, memory)
     started = time.perf_counter()

@@ -19,6 +19,9 @@ or a target). A keep only adds points, so ``E`` is computed from a cap
 down: at the cap the turn is banked, and the solve checks that banking was
 already best for every dice count well below it. ``E(0, D)`` is the
 expected points of a turn played for them.
+
+The other objective of a player alone, the fewest turns from 0 to the
+target (``--objective turns``), is :mod:`solver.engine.solo_turns`.
 """
 
 from __future__ import annotations
