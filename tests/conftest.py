@@ -20,8 +20,10 @@ if _worker != "gw0":
 @pytest.fixture(autouse=True)
 def tables_in_tmp(tmp_path_factory, monkeypatch):
     """Every test reads and writes tables in a scratch directory, so that the
-    committed tables/ stay as they are."""
+    committed tables/ stay as they are,"""
     monkeypatch.setenv("FARKLE_TABLES", str(tmp_path_factory.getbasetemp() / "tables"))
+    # and keeps what solves took (solver.tables.calibration) out of ~/.cache.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 def farkle(*args, check=None):

@@ -194,9 +194,10 @@ def test_advice_waits_for_the_solve_then_answers(tmp_path, made):
 
 
 def test_the_page_says_the_table_is_being_made_then_reads_it(tmp_path, made):
-    """The page never solves nor waits for minutes: while another farkle
-    solves, the question gets a 404 saying so; once the table is there,
-    the answer."""
+    """The page never solves nor holds a request for minutes: while another
+    farkle solves, the question gets a 503 saying so, with the seconds after
+    which to ask again (the page does: tests/test_page.py); once the table
+    is there, the answer."""
     folder, rules = made
     tables = tmp_path / "tables"
     tables.mkdir()
@@ -214,11 +215,13 @@ def test_the_page_says_the_table_is_being_made_then_reads_it(tmp_path, made):
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as error:
             with error:
-                return error.code, json.loads(error.read())
+                return error.code, {**json.loads(error.read()),
+                                    "Retry-After": error.headers["Retry-After"]}
     try:
         with table_lock(tables / "pig-sixty-60.h5"):
             status, answer = ask()
-            assert status == 404
+            assert status == 503, answer
+            assert answer["retry_after"] == 5 and answer["Retry-After"] == "5"
             assert f"being solved now by another farkle (pid {os.getpid()})" in answer["error"]
             put_in_place(folder / "pig-sixty-60.h5", tables / "pig-sixty-60.h5")
         status, answer = ask()

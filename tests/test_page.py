@@ -8,12 +8,15 @@ localStorage). Skipped where Selenium or ChromeDriver is missing.
 """
 
 import json
+import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import small_dix, start_server, stop_server
+
+from solver.tables.lock import table_lock
 
 pytest.importorskip("selenium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -48,9 +51,15 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def house_server(tmp_path_factory):
+def house(tmp_path_factory):
+    """dix-small.toml and its table: (rules file, table directory)."""
+    return small_dix(tmp_path_factory.mktemp("house"))
+
+
+@pytest.fixture(scope="module")
+def house_server(house):
     """``farkle serve --rules dix-small.toml``, its table made first."""
-    rules, tables = small_dix(tmp_path_factory.mktemp("house"))
+    rules, tables = house
     yield from serving(tables, "--rules", str(rules))
 
 
@@ -431,3 +440,31 @@ def test_take_over_and_a_cross_by_clicking(browser, house_server):
     ann = page.all("#sheet tbody tr")[0].text.split()
     assert ann[:4] == ["Ann", "500", "✕", "0"]     # score, one cross, previous score
     assert page.all("#log li")[0].text == "Ann gets cross 1"
+
+
+def test_a_table_another_farkle_is_making_is_waited_for(browser, house, tmp_path):
+    """While another process holds the table's lock, the page says the table
+    is being made and looks again by itself; once the table is there, Start
+    is offered and the game plays (issue 68, point 1). A game asked for
+    meanwhile (a saved one) gets 503 and is asked again: tests/test_faults.py."""
+    rules, made = house
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    with table_lock(tables / "dix-small-800.h5"):
+        process, url = start_server(tables, "--rules", str(rules), cwd=ROOT)
+        try:
+            page = Page(browser, url)
+            page.open_fresh()
+            Select(page.css("#game")).select_by_value("dix-small")
+            page.wait(lambda d: "Being solved now by another farkle" in page.text("#game-info"))
+            assert not page.css("#start").is_enabled()
+            shutil.copy(made / "dix-small-800.h5", tables / "dix-small-800.h5")
+        except BaseException:
+            stop_server(process)
+            raise
+    try:
+        page.wait(lambda d: page.css("#start").is_enabled())
+        assert "Being solved" not in page.text("#game-info")
+        assert page.start("dix-small", ["Ann", "Bob"])["phase"] == "roll"
+    finally:
+        stop_server(process)

@@ -4,9 +4,12 @@ a game or an answer, or one :class:`UsageError` of one line, never another
 exception. Bounded: a fixed number of examples each, no deadline (a first
 question reads a table)."""
 
+import itertools
 import json
 import math
+import socket
 import string
+import time
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -137,3 +140,162 @@ def test_any_command_line_answers_or_says_one_line(command, game, target, args):
         assert len(lines) >= 1 and lines[-1].startswith("farkle: "), (argv, err.getvalue())
         assert all(line.startswith("farkle: ") for line in lines
                    if "waiting" not in line and "solving" not in line), (argv, err.getvalue())
+
+
+# Damaged tables, drawn at random (tests/test_damaged_tables.py has the
+# fixed list of 74 kinds, through subprocesses): bytes of a sound table
+# flipped or the file cut short, read in-process by `farkle info` and
+# `farkle advise --table`. A hang would stop the suite: faulthandler ends the
+# process after HANG_SECONDS instead (the test then fails as a crash).
+HANG_SECONDS = 20
+ADVISE_ARGS = ["advise", "pig", "--target", "30", "--me", "0", "--opp", "0", "--turn", "10",
+               "--json"]
+
+
+def cli(argv) -> tuple[int, str, str]:
+    """``main(argv)`` in-process: (exit status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from solver.cli.main import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    return status, out.getvalue(), err.getvalue()
+
+
+_SOUND = {}
+_NUMBER = itertools.count()
+
+
+def sound_table(folder) -> tuple[bytes, str, str]:
+    """Pig to 30's table, and what info and advice print from it: made once."""
+    if not _SOUND:
+        path = folder / "pig-30.h5"
+        assert cli(["solve", "pig", "--target", "30", "--out", str(path)])[0] == 0
+        _SOUND["table"] = (path.read_bytes(), cli(["info", str(path)])[1].replace(str(path), "F"),
+                           cli([*ADVISE_ARGS, "--table", str(path)])[1])
+    return _SOUND["table"]
+
+
+DAMAGE = st.one_of(
+    st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)),
+             min_size=1, max_size=4).map(lambda flips: ("flip", flips)),
+    st.floats(0, 1, exclude_max=True).map(lambda keep: ("cut", keep)))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(damage=DAMAGE)
+def test_a_randomly_damaged_table_answers_as_before_or_in_one_line(tmp_path_factory, damage):
+    import faulthandler
+    folder = tmp_path_factory.getbasetemp() / "damaged-at-random"
+    folder.mkdir(exist_ok=True)
+    data, info, advice = sound_table(folder)
+    kind, how = damage
+    if kind == "cut":
+        damaged = data[:int(how * len(data))]
+    else:
+        damaged = bytearray(data)
+        for where, mask in how:
+            damaged[int(where * len(data))] ^= mask
+    path = folder / f"damaged-{next(_NUMBER)}.h5"     # a new file: nothing read is reused
+    path.write_bytes(bytes(damaged))
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    try:
+        for argv, sound in ((["info", str(path)], info), ([*ADVISE_ARGS, "--table", str(path)],
+                                                            advice)):
+            status, out, err = cli(argv)
+            event(f"{argv[0]} exit {status}")
+            if status == 0:
+                assert out.replace(str(path), "F") == sound and err == "", (damage, argv)
+            else:
+                assert status == 2 and err.count("\n") == 1 and err.startswith("farkle: "), \
+                    (damage, argv, err)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+# The page over HTTP, the requests drawn at random: any method and path, a
+# body of any length, sent whole, cut short, or a byte at a time, the client
+# hanging up early or waiting for the answer. The only outcomes are a JSON
+# answer (200 or a 4xx/5xx with one line) or no answer to a client that
+# hung up; and after each, a sound question is answered at once.
+METHODS = st.sampled_from(["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "BREW", "get"])
+PATHS = st.sampled_from(["/", "/api/advise", "/api/game", "/api/games", "/app.js", "/nope",
+                         "/../etc/passwd", "/api/advise?x=1", "//", "*"])
+BODIES = st.one_of(st.binary(max_size=300),
+                   st.builds(lambda b: json.dumps(b).encode(), VALUES),
+                   st.just(json.dumps({"game": "pig", "me": 10, "opp": 0}).encode()))
+SOUND_QUESTION = json.dumps({"game": "pig", "me": 10, "opp": 0}).encode()
+
+
+def http(url, raw: bytes, *, send_in=1, pause=0.0, hang_up=False, timeout=10) -> bytes:
+    """Send ``raw`` to the server in ``send_in`` pieces, ``pause`` seconds
+    apart; hang up at once (b"") or read the whole answer."""
+    host, port = url.split("//")[1].strip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=timeout) as connection:
+        size = -(-len(raw) // send_in) if raw else 1
+        try:
+            for start in range(0, len(raw), size):
+                connection.sendall(raw[start:start + size])
+                time.sleep(pause)
+            if hang_up:
+                return b""
+            connection.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass            # the server answered (a GET) before reading the body
+        answer = b""
+        try:
+            while chunk := connection.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+        return answer
+
+
+def request_bytes(method, path, body, length=None) -> bytes:
+    length = len(body) if length is None else length
+    return (f"{method} {path} HTTP/1.1\r\nHost: phone\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\nConnection: close\r\n\r\n").encode() + body
+
+
+def test_any_request_over_http_is_json_or_nothing_and_the_rest_are_served(tmp_path):
+    """The server as a person starts it, asked at random (above); its log
+    holds no traceback afterwards, whatever the clients did."""
+    from conftest import start_server
+    process, url = start_server(tmp_path / "tables", cwd=tmp_path)
+    try:
+        requests_at_random(url)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log = process.stderr.read()
+        process.stdout.close()
+        process.stderr.close()
+    assert "Traceback" not in log, log[-2000:]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(method=METHODS, path=PATHS, body=BODIES, short_by=st.sampled_from([0, 0, 1, 50]),
+       send_in=st.sampled_from([1, 1, 3, 10]), hang_up=st.booleans())
+def requests_at_random(url, method, path, body, short_by, send_in, hang_up):
+    # A body shorter than its Content-Length is only sent by a client that
+    # then hangs up (the server waits 30 s for the rest, then answers 408).
+    hang_up = hang_up or short_by > 0
+    answer = http(url, request_bytes(method, path, body, len(body) + short_by),
+                  send_in=send_in, pause=0.01, hang_up=hang_up)
+    if not hang_up:
+        head, _, content = answer.partition(b"\r\n\r\n")
+        status = int(head.split()[1])
+        event(f"status {status}")
+        assert head.startswith(b"HTTP/1."), answer[:200]
+        if method != "HEAD" and (status >= 400 or path.startswith("/api/")):
+            data = json.loads(content)
+            if status >= 400:
+                assert set(data) <= {"error", "retry_after"} and "\n" not in data["error"]
+    started = time.perf_counter()
+    sound = http(url, request_bytes("POST", "/api/advise", SOUND_QUESTION))
+    assert sound.split(b" ", 2)[1] == b"200", sound[:300]
+    assert time.perf_counter() - started < 5

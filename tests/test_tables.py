@@ -183,3 +183,46 @@ def test_a_take_over_table_of_the_previous_layout_is_made_again(home):
     assert "take over" in again.stdout.lower()
     with h5py.File(table) as f:
         assert int(f.attrs["format_version"]) == FORMAT_VERSION
+
+
+def test_estimates_learn_what_solves_take_on_this_machine(tmp_path, monkeypatch):
+    """The time estimate is the model's times the median of what this
+    machine's solves of the kind took over their estimates; other machines'
+    records and a damaged file count for nothing; a finished solve adds its
+    own record (issue 68, point 6)."""
+    from solver.tables import calibration
+    from solver.tables.estimates import estimated_solve_seconds
+    from solver.tables.machine import machine
+    from solver.tables.make import make_table
+    monkeypatch.setenv("FARKLE_TABLES", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("FARKLE_SOLVE_RATE", raising=False)
+    rules = get_rules("quinze-mille")
+    model = estimated_solve_seconds(rules, calibrated=False)
+    assert estimated_solve_seconds(rules) == model                  # no record yet
+    kind = calibration.kind_of(rules, None, 2)
+    records = [{"machine": machine(), "kind": kind, "estimated": 10, "measured": m}
+               for m in (20, 30, 300)]
+    records.append({"machine": "another machine", "kind": kind, "estimated": 1,
+                    "measured": 100})
+    calibration.path().parent.mkdir(parents=True)
+    calibration.path().write_text(json.dumps(records))
+    assert estimated_solve_seconds(rules) == pytest.approx(3 * model)   # median of 2, 3, 30
+    # Another kind of solve here, none recorded: this machine's solves of any kind.
+    dix = get_rules("dix-mille")
+    assert estimated_solve_seconds(dix) == pytest.approx(
+        3 * estimated_solve_seconds(dix, calibrated=False))
+    calibration.path().write_text("{not json")
+    assert estimated_solve_seconds(rules) == model
+    # A solve records what it took (solves under a second are not kept).
+    monkeypatch.setattr(calibration, "SHORTEST", 0.0)
+    pig = get_rules("pig", 60)
+    make_table(pig)
+    [made] = json.loads(calibration.path().read_text())
+    assert made["machine"] == machine() and made["kind"] == "plain-exact-2"
+    assert made["estimated"] == estimated_solve_seconds(pig, calibrated=False)
+    assert 0 < made["measured"] < 60
+    assert estimated_solve_seconds(rules) != model           # pig's ratio, not 1
+    # A speed given by the person is taken as it is.
+    monkeypatch.setenv("FARKLE_SOLVE_RATE", "7e8")
+    assert estimated_solve_seconds(rules) == model

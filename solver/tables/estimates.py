@@ -5,7 +5,9 @@ in reach at all; each refusal one line.
 The solve-time estimate is turn starts x rows x keeps of a turn DP, about
 2.2 DP passes per turn start (1.5 with more players; with crosses, as 7
 passes: see ``estimated_solve_seconds``), at the rate measured on the
-project's 2-core machine (BENCHMARKS.md, keep evaluations per second).
+project's 2-core machine (BENCHMARKS.md, keep evaluations per second),
+corrected by what this machine's own solves took against their estimates
+(:mod:`solver.tables.calibration`).
 Player states are counted from the rules, not built, so an absurd target
 is refused at once.
 """
@@ -19,10 +21,21 @@ from pathlib import Path
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import first_bank_units
+from solver.tables import calibration
 
 SOLVE_RATE = float(os.environ.get("FARKLE_SOLVE_RATE", 7.0e8))
-PLAYER_COST = 1.0
+PLAYER_COST = 0.45
 """Cost of the N-player DP per player, relative to the two-player DP's."""
+ROW_COST, ROW_COST_PLAYERS = 150, 80
+"""The fixed cost of a roll class's row in a turn DP, in keep evaluations
+(its probability, its zero-roll test, the row's bookkeeping), with two
+players and with more. With PLAYER_COST and the passes of
+``estimated_solve_seconds``, fitted to the solves measured on 2026-12-06
+(two players: quinze-mille 20.8 s, quinze-mille-free-keep 32.5 s, both
+dix-milles; more: 3-player Pig 13 s and cinq-mille 30 s), whose
+estimates they put within 1.5 times the measured time (BENCHMARKS.md;
+4-player Pig to 80 is over-estimated 1.6 times). What a machine's own
+solves took corrects them there (solver.tables.calibration)."""
 MAX_PLAYER_BYTES = 12e9
 """Largest N-player solve attempted (start and take-over values in memory)."""
 """Keep evaluations per second of the solver on the project's 2-core
@@ -195,25 +208,38 @@ def _gigabytes(size: int) -> str:
     return f"{size / 1e9:.1f} GB" if size < 1e10 else f"{size / 1e9:,.0f} GB"
 
 
-def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2) -> float:
-    """A rough solve time on the project's machine (module docstring)."""
+def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2,
+                            calibrated: bool = True) -> float:
+    """A rough solve time (module docstring): on the project's machine, or
+    ``calibrated`` on this one by the solves it has timed
+    (:mod:`solver.tables.calibration`)."""
     from solver.model.dice import keep_table
     states = _state_count(rules, memory if players == 2 else "exact")
     dice = keep_table(rules).packed()
-    # A roll class costs about as much as a keep (its probability, its
-    # zero-roll test): under the keep rule "all" a class has one keep. A
-    # class with a base compares only its extra keeps (solver.engine.turn_kernel).
-    work_per_row = len(dice.prob) + len(dice.extra_units)
+    # A class with a base compares only its extra keeps
+    # (solver.engine.turn_kernel); under the keep rule "all" a class has
+    # one keep. Each roll class's row also costs a fixed ROW_COST.
+    row_cost = ROW_COST if players == 2 else ROW_COST_PLAYERS
+    work_per_row = len(dice.prob) + len(dice.extra_units) + row_cost
     # Newton runs about 2.2 DP passes a turn start with two players (2.16
     # in quinze-mille, BENCHMARKS.md), about 1.5 with more (1.49 in
     # 3-player cinq-mille-10000: most steps are accepted without the pass
-    # that would confirm them); with crosses, 16 to 24 sweeps of one pass
+    # that would confirm them). With crosses, 16 to 24 sweeps of one pass
     # each, but four movers share a DP and the settled sweeps skip the
-    # slopes: as 7 passes at the one-mover rate (143 s and 180 s measured for
-    # dix-mille-free-keep and dix-mille, BENCHMARKS.md 2026-12-02). With N
-    # players the DP carries N values and runs a full Newton per block each
-    # sweep.
-    passes = 7 if rules.crosses else 2.2 if players == 2 else 1.5
-    per_player = 1.0 if players == 2 else PLAYER_COST * players
-    return passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
+    # slopes: as 6.5 passes with two players (dix-mille 24 sweeps, 256 s;
+    # dix-mille-free-keep 16 sweeps, 222 s: BENCHMARKS.md 2026-12-06).
+    # With N players the DP carries N values and runs a full Newton per
+    # block each sweep: PLAYER_COST a player; crosses cost 3.5 times as
+    # much again and the offers of a take-over 4 times (one point each,
+    # 2026-12-06: 3-player quinze-mille to 3,000 with take-over 19.9 s,
+    # 3-player dix-mille to 600, both, 8.7 s).
+    if players == 2:
+        passes, per_player = (6.5 if rules.crosses else 2.2), 1.0
+    else:
+        passes = 1.5 * (3.5 if rules.crosses else 1.0) * (4.0 if rules.has_takeover else 1.0)
+        per_player = PLAYER_COST * players
+    seconds = passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
         / SOLVE_RATE
+    if calibrated:
+        seconds *= calibration.factor(calibration.kind_of(rules, memory, players))
+    return seconds

@@ -51,6 +51,13 @@ class MissingTable(UsageError):
     status = 404
 
 
+class SolvingElsewhere(MissingTable):
+    """A table that another process is making now: ask again in
+    ``retry_after`` seconds (the page does, saying so)."""
+    status = 503
+    retry_after = 5
+
+
 @dataclass
 class FirstUse:
     """How a missing table may be made on first use.
@@ -149,7 +156,7 @@ def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
         who = f" with {players} players" if players != 2 else ""
         holder = solving_now(target)
         if holder is not None:
-            raise MissingTable(f"{rules.name}{who} is being solved now by another farkle"
+            raise SolvingElsewhere(f"{rules.name}{who} is being solved now by another farkle"
                                f"{f' (pid {holder})' if holder else ''}: ask again when it "
                                f"is done")
         raise MissingTable(f"{rules.name}{who} has no table here yet: make it with: "

@@ -29,6 +29,7 @@ import dataclasses
 import json
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -39,7 +40,13 @@ from solver.engine.memory import MEMORIES, estimate_fall_to
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import player_space
-from solver.tables.estimates import check_memory, check_players, estimated_table_bytes
+from solver.tables import calibration
+from solver.tables.estimates import (
+    check_memory,
+    check_players,
+    estimated_solve_seconds,
+    estimated_table_bytes,
+)
 from solver.tables.lock import identity, table_lock
 
 
@@ -105,6 +112,7 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
             return Made(path, made_by=waited_for or 0)
         if starting is not None:
             starting()
+        started = time.perf_counter()
         if players == 2:
             from solver.engine.solution import bellman_residual
             solution = solve_game(rules, memory or "model", tol=tolerance, progress=progress)
@@ -119,6 +127,11 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
         except OSError as error:
             raise UsageError(f"cannot write the table {path}: {error.strerror or error}; "
                              f"nothing was kept") from None
+        # What the person waited for, solve, check and write, teaches the
+        # next estimate on this machine.
+        calibration.record(calibration.kind_of(rules, memory, players),
+                           estimated_solve_seconds(rules, memory, players, calibrated=False),
+                           time.perf_counter() - started)
     return Made(path, solution, residual)
 
 

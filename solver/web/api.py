@@ -7,8 +7,10 @@ play`` and ``farkle advise`` use, so an answer here is theirs, an undo is
 the page dropping its last entry, and a restarted server loses nothing.
 
 ``GET /api/games``
-    the games served: name, rules, whether their table is here, and the
-    command that makes a missing one.
+    the games served: name, rules, whether their table is here, the
+    command that makes a missing one, and ``solving``: the pid of another
+    farkle making it now (0: not known; null: nobody), for which the page
+    waits.
 ``POST /api/game``  ``{"game", "players", "names", "entries"}``
     an entry is ``{"dice": [faces]}`` (the roll now due),
     ``{"keep": [faces]}`` or ``{"choose": "bank" | "roll" | "take" |
@@ -56,6 +58,8 @@ from solver.model.errors import UsageError
 from solver.model.rules import GAMES, Rules
 from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.tables.load import table_exists
+from solver.tables.lock import solving_now
+from solver.tables.paths import user_table_path
 
 MAX_ENTRIES = 10_000
 """Far more entries than any game needs: a longer list is refused."""
@@ -94,6 +98,7 @@ class TableDesk:
             present = table_exists(rules)
             out.append({"name": name, "house_rules": rules is self.house_rules,
                         "table": present, "command": None if present else self._command(rules),
+                        "solving": None if present else solving_now(user_table_path(rules)),
                         "exact_players": self._exact_players(rules),
                         **_rules_summary(rules)})
         # The house rules first: they are what the person came with.

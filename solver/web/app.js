@@ -15,6 +15,7 @@ const COLOURS = ["#0b5cad", "#c62828", "#1b7a2e", "#6a1b9a", "#a35200", "#00707a
 const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 3"];
 const TIMEOUT_MS = 60000;   // a table's first question reads it: seconds, not minutes
 const LOADING_AFTER_MS = 300;  // a quick answer shows no "loading…"
+const GAMES_EVERY_MS = 5000;   // a table being made elsewhere: how often to look
 
 let games = [];          // GET /api/games
 let settings = null;     // {game, players, names}
@@ -23,6 +24,7 @@ let answer = null;       // the server's last answer for `entries`
 let tapped = [];         // dice tapped for the roll now due
 let busy = false;
 let loadingTimer = null;
+let gamesTimer = null;   // looks again at a game whose table another farkle makes
 
 const $ = (id) => document.getElementById(id);
 
@@ -78,8 +80,21 @@ function setBusy(on) {
 
 // ------------------------------------------------------------ the server
 async function request(path, options = {}) {
-  // The server's JSON answer: {ok, status, data}. A server that cannot be
-  // reached, or does not answer in time, throws an Error of one line.
+  // The server's JSON answer: {ok, status, data}. A table that another
+  // farkle is making now (503 with retry_after) is asked for again after
+  // the seconds the server gives, the page saying so meanwhile. A server
+  // that cannot be reached, or does not answer in time, throws an Error of
+  // one line.
+  for (;;) {
+    const reply = await requestOnce(path, options);
+    const wait = reply.status === 503 && Number(reply.data.retry_after);
+    if (!(wait > 0)) return reply;
+    showMessage(`${refusal(reply)} (asking again every ${wait} s)`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+}
+
+async function requestOnce(path, options) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
   try {
@@ -161,7 +176,16 @@ function describeRules(r) {
   return parts.join(" · ");
 }
 
+async function refreshGames() {
+  // The game list again (a table being made elsewhere), the choice kept.
+  const chosen = $("game").value;
+  await loadGames();
+  if (games.some((g) => g.name === chosen)) $("game").value = chosen;
+  updateSetup();
+}
+
 function updateSetup() {
+  clearTimeout(gamesTimer);
   const g = currentGame();
   const players = Number($("players").value);
   const info = $("game-info");
@@ -169,6 +193,14 @@ function updateSetup() {
   if (!g) {
     info.textContent = "No game is served.";
     start.disabled = true;
+  } else if (!g.table && g.solving !== null && g.solving !== undefined) {
+    // Another farkle is making the table: look again every few seconds;
+    // Start is offered as soon as it is there.
+    const pid = g.solving ? ` (pid ${g.solving})` : "";
+    info.innerHTML = `${esc(describeRules(g))}<br><strong>Being solved now by another ` +
+      `farkle${esc(pid)}.</strong> This page goes on when it is done.`;
+    start.disabled = true;
+    gamesTimer = setTimeout(refreshGames, GAMES_EVERY_MS);
   } else if (!g.table) {
     info.innerHTML = `${esc(describeRules(g))}<br><strong>No table here yet.</strong> ` +
       `Make it with: <code class="command">${esc(g.command)}</code>`;
@@ -219,6 +251,7 @@ function showSetup(fill) {
 }
 
 function showPlay() {
+  clearTimeout(gamesTimer);
   $("setup").hidden = true;
   $("play").hidden = false;
 }

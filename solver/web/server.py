@@ -195,7 +195,7 @@ def make_handler(desk: TableDesk, quiet: bool = False):
                 return self._error(error.status, str(error))
             except UsageError as error:
                 return self._error(getattr(error, "status", HTTPStatus.BAD_REQUEST),
-                                   str(error))
+                                   str(error), retry_after=getattr(error, "retry_after", None))
             except HUNG_UP:
                 raise                           # the client is gone: nobody to answer
             except Exception as error:          # the server goes on whatever happens
@@ -262,19 +262,27 @@ def make_handler(desk: TableDesk, quiet: bool = False):
             return self.path.split("?", 1)[0]
 
         # --------------------------------------------------------- sending
-        def _error(self, status, message: str, allow: str | None = None):
-            self._json(status, {"error": one_line(message)}, allow=allow)
+        def _error(self, status, message: str, allow: str | None = None,
+                   retry_after: int | None = None):
+            """``{"error": one line}``; with ``retry_after`` (a table being
+            made by another process: 503) also that field and the header
+            Retry-After, after which the page asks again."""
+            data, headers = {"error": one_line(message)}, {"Allow": allow}
+            if retry_after is not None:
+                data["retry_after"] = headers["Retry-After"] = retry_after
+            self._json(status, data, headers)
 
-        def _json(self, status, data, allow: str | None = None):
-            self._send(status, json.dumps(data).encode(), "application/json", allow=allow)
+        def _json(self, status, data, headers: dict | None = None):
+            self._send(status, json.dumps(data).encode(), "application/json", headers)
 
-        def _send(self, status, body: bytes, kind: str, allow: str | None = None):
+        def _send(self, status, body: bytes, kind: str, headers: dict | None = None):
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
-            if allow is not None:
-                self.send_header("Allow", allow)
+            for name, value in (headers or {}).items():
+                if value is not None:
+                    self.send_header(name, str(value))
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(body)
