@@ -49,6 +49,9 @@ CASES = {
     "cinq-mille-minbank300-1000": lambda: dataclasses.replace(
         get_rules("cinq-mille"), min_bank=300, entry=500).with_target(1000),
     "pig-minbank30-40": lambda: dataclasses.replace(get_rules("pig"), min_bank=30).with_target(40),
+    # The Farkle presets: combinations over the whole roll, hot dice optional.
+    "farkle-cardgames-1000": lambda: get_rules("farkle-cardgames", 1000),
+    "farkle-acg2017-1000": lambda: get_rules("farkle-acg2017", 1000),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
     "dix-mille-800": lambda: get_rules("dix-mille", 800),

@@ -242,9 +242,38 @@ PIG = Rules(
     scoring=_scoring((0,), (5,), lambda f: (f,)),
 )
 
+# Farkle as published (docs/farkle-sources.md has each source and what it
+# leaves open; docs/rules.md the readings taken).
+FARKLE_ACG2017 = Rules(
+    name="farkle-acg2017",
+    summary="Farkle as Busche and Neller solved it (ACG 2017): 6 dice, 10,000 or more, "
+            "only 1s, 5s and three of a kind score, any scoring dice kept, hot dice optional",
+    dice=6, unit=50, target=10_000, exact_target=False, entry=0,
+    # Extra 1s and 5s beyond a triple score as singles; six of a face are
+    # two triples; a fourth or fifth 2, 3, 4 or 6 scores nothing.
+    scoring=_scoring((100, 200, 1000, 1100, 1200, 2000), (50, 100, 500, 550, 600, 1000),
+                     lambda f: (0, 0, 100 * f, 0, 0, 200 * f)),
+)
+
+FARKLE_CARDGAMES = Rules(
+    name="farkle-cardgames",
+    summary="Farkle as cardgames.io plays it (and domsleee/farkle solved it): 6 dice, "
+            "10,000 or more, four/five/six of a kind 1,000/2,000/3,000, three pairs "
+            "1,500, a run 2,500, hot dice optional",
+    dice=6, unit=50, target=10_000, exact_target=False, entry=0,
+    # Four 1s are better read as a triple and a single (1,100) than as four
+    # of a kind (1,000); four 5s are four of a kind.
+    scoring=_scoring((100, 200, 1000, 1100, 2000, 3000), (50, 100, 500, 1000, 2000, 3000),
+                     lambda f: (0, 0, 100 * f, 1000, 2000, 3000)),
+    straights=(((1, 2, 3, 4, 5, 6), 2500),),
+    # "Three pairs: 1500. Includes having a four of a kind plus a pair."
+    combinations=(((2, 2, 2), 1500), ((4, 2), 1500)),
+)
+
 GAMES: dict[str, Rules] = {r.name: r for r in (
     DIX_MILLE, QUINZE_MILLE, DIX_MILLE_FREE_KEEP, QUINZE_MILLE_FREE_KEEP, CINQ_MILLE,
-    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG)}
+    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG, FARKLE_ACG2017,
+    FARKLE_CARDGAMES)}
 
 
 def get_rules(name: str, target: int | None = None) -> Rules:
