@@ -25,6 +25,14 @@ A player's score-sheet line is a *label* ``(s, prev, c)`` in units
   the crosses (one-level memory). The crosses of such a *fallen* line (and of
   a line at score 0) are kept as separate labels although they cannot change
   anything; the tests check that their values agree.
+* crosses that cost points (``fall_penalty`` P, ``floor`` F): ``(s, 0, c)``,
+
+      turn without a bank: (s, 0, c) -> (s, 0, c + 1)              if c + 1 < crosses
+                                     -> (max(s - P, F), 0, 0)      at the last cross
+      bank of t          : (s, 0, c) -> (s + t, 0, 0)
+
+  scores from F up (turn totals up to ``T - F``); the crosses of a line at
+  the floor are kept apart although they cannot change anything.
 
 A bank of ``t`` is allowed when ``s + t < T`` (reaching the target wins at
 once, see below), ``t`` is at least the minimum bank of every turn, and the
@@ -127,6 +135,8 @@ def after_zero_turn(rules: Rules, label):
     s, prev, c = label
     if c + 1 < rules.crosses:
         return (s, prev, c + 1)
+    if rules.fall_penalty:
+        return (max(s - rules.fall_penalty // rules.unit, rules.floor // rules.unit), 0, 0)
     return (prev, prev, 0)
 
 
@@ -139,7 +149,7 @@ def after_bank(rules: Rules, label, t: int):
         return None
     if t * rules.unit < rules.min_bank:
         return None
-    if not rules.crosses:
+    if not rules.crosses or rules.fall_penalty:
         cap = rules.score_cap_units
         return (s + t if cap is None else min(s + t, cap), 0, 0)
     return (s + t, s, 0)
@@ -149,22 +159,23 @@ def sheet_lines(rules: Rules):
     """Labels reached from ``(0, 0, 0)``, and the two moves as index arrays:
     ``(labels, zero_next, bank_next, can_take)``."""
     T = rules.target_units
+    rows = T - rules.floor // rules.unit          # from the lowest score to the target
     start = (0, 0, 0)
     labels, seen, todo = [], {start}, deque([start])
     while todo:
         label = todo.popleft()
         labels.append(label)
         for nxt in [after_zero_turn(rules, label)] + [after_bank(rules, label, t)
-                                                      for t in range(1, T)]:
+                                                      for t in range(1, rows)]:
             if nxt is not None and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
     index = {label: i for i, label in enumerate(labels)}
     P = len(labels)
     zero_next = np.array([index[after_zero_turn(rules, label)] for label in labels], np.int64)
-    bank_next = -np.ones((P, T), np.int64)
+    bank_next = -np.ones((P, rows), np.int64)
     for i, label in enumerate(labels):
-        for t in range(1, T):
+        for t in range(1, rows):
             nxt = after_bank(rules, label, t)
             if nxt is not None:
                 bank_next[i, t] = index[nxt]
@@ -189,7 +200,7 @@ def sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice, ex
         a = score[p]
         # after[t, u]: the mover's value just after a keep that brings the
         # turn total to t and leaves u dice unset (u = 0: hot dice)
-        after = np.empty((T + pts.max() + 1, dice))
+        after = np.empty((R.shape[2] + pts.max() + 1, dice))     # rows from the lowest score
         for q in range(P):
             Z = 1.0 - W[q, zero_next[p]]
             for t in range(T - a, after.shape[0]):
@@ -253,7 +264,8 @@ def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000)
     score = np.array([label[0] for label in labels], np.int64)
     arrays = roll_arrays(rules)
     P = len(labels)
-    W, R = np.zeros((P, P)), np.zeros((P, P, T, dice + 1))
+    rows = T - rules.floor // rules.unit
+    W, R = np.zeros((P, P)), np.zeros((P, P, rows, dice + 1))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     for sweeps in range(1, max_sweeps + 1):
         change = sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice,

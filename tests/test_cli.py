@@ -11,7 +11,8 @@ def test_variants_lists_every_game():
     out = json.loads(farkle("variants", "--json", check=0).stdout)
     assert {row["name"] for row in out} == {
         "dix-mille", "quinze-mille", "dix-mille-free-keep", "quinze-mille-free-keep",
-        "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000", "cinq-mille-10000", "pig"}
+        "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000", "cinq-mille-10000", "pig",
+        "farkle-acg2017", "farkle-cardgames"}
     # Every field of every game, so that a house-rules file can copy a row.
     assert all(row["keep_rule"] in ("any", "all") and "scoring" in row for row in out)
 

@@ -49,6 +49,12 @@ CASES = {
     "cinq-mille-minbank300-1000": lambda: dataclasses.replace(
         get_rules("cinq-mille"), min_bank=300, entry=500).with_target(1000),
     "pig-minbank30-40": lambda: dataclasses.replace(get_rules("pig"), min_bank=30).with_target(40),
+    # Crosses that cost points: three zero turns in a row lose 10 (Pig) or
+    # 500 (a Farkle), scores down to a floor below zero.
+    "pig-penalty10-floor-20-25": lambda: dataclasses.replace(
+        get_rules("pig"), crosses=3, fall_penalty=10, floor=-20).with_target(25),
+    "farkle-penalty500-floor-500-800": lambda: dataclasses.replace(
+        get_rules("farkle-acg2017"), crosses=3, fall_penalty=500, floor=-500).with_target(800),
     # The Farkle presets: combinations over the whole roll, hot dice optional.
     "farkle-cardgames-1000": lambda: get_rules("farkle-cardgames", 1000),
     "farkle-acg2017-1000": lambda: get_rules("farkle-acg2017", 1000),
@@ -58,13 +64,15 @@ CASES = {
     "dix-mille-free-keep-700": lambda: get_rules("dix-mille-free-keep", 700),
 }
 TAKEOVER = [c for c in CASES if CASES[c]().has_takeover]
-CROSSES = [c for c in CASES if CASES[c]().crosses]
+CROSSES = [c for c in CASES if CASES[c]().crosses and not CASES[c]().fall_penalty]
+PENALTY = [c for c in CASES if CASES[c]().fall_penalty]
 
 
 @lru_cache(maxsize=None)
 def fast(case):
     rules = CASES[case]()
-    return solve(rules, space=memory_space(rules) if rules.crosses else None)
+    exact = rules.crosses and not rules.fall_penalty
+    return solve(rules, space=memory_space(rules) if exact else None)
 
 
 @lru_cache(maxsize=None)
@@ -86,6 +94,10 @@ def reference_lines(sol, ref, fallen_crosses: int = 0) -> np.ndarray:
     space = sol.space
     if not sol.rules.crosses:
         return np.array([ref.at(int(s)) for s in space.score])
+    if sol.rules.fall_penalty:
+        floor = sol.rules.floor_units
+        return np.array([ref.at(int(s), 0, fallen_crosses if s == floor else int(c))
+                         for s, c in zip(space.score, space.crosses)])
     lines = []
     for s, prev, c, down in zip(space.score, space.previous, space.crosses, fallen(sol)):
         if down:
@@ -272,3 +284,17 @@ def test_a_minimum_bank_changes_the_game():
         assert abs(reference(case).first_player_win - free.first_player_win) > 1e-4
     scores = {label[0] for label in reference("pig-minbank30-40").labels}
     assert not scores & set(range(1, 30))
+
+
+@pytest.mark.parametrize("case", PENALTY)
+def test_crosses_at_the_floor_change_nothing(case):
+    """The reference keeps a line at the floor apart for each number of
+    crosses; a penalty takes nothing there, so their values agree (the fast
+    solver keeps one line: tests above compare it with each)."""
+    ref = reference(case)
+    floor = ref.rules.floor_units
+    lines = [ref.at(floor, 0, c) for c in range(ref.rules.crosses)]
+    assert len(lines) == ref.rules.crosses
+    for line in lines[1:]:
+        assert np.abs(ref.W[line] - ref.W[lines[0]]).max() <= 1e-11
+        assert np.abs(ref.W[:, line] - ref.W[:, lines[0]]).max() <= 1e-11

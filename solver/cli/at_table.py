@@ -27,7 +27,7 @@ def _load_advisor(args):
     # The memory of the table that will answer, where the line fixes it: with
     # more players the table decides (exact, or the duels model on the
     # two-player table), and what only it needs is asked once it is chosen.
-    memory = None if players > 2 else "none" if not rules.crosses else args.memory or "model"
+    memory = None if players > 2 else "none" if not rules.falls_back else args.memory or "model"
 
     def check():
         # Before a solve: from the rules alone, at once whatever the target.
@@ -95,7 +95,7 @@ def cmd_advise(args):
 
 def cmd_simulate(args):
     from solver.sim.policies import parse_policy
-    from solver.sim.simulate import MAX_GAMES, simulate
+    from solver.sim.simulate import MAX_GAMES, check_simulated, simulate
     from solver.sim.simulate_n import seat_policies
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be 1 to {MAX_GAMES:,}, not {args.games:,}")
@@ -103,6 +103,7 @@ def cmd_simulate(args):
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
+    check_simulated(rules)
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
@@ -167,6 +168,9 @@ def cmd_card(args):
     from solver.engine.solution_n import check_player_count
     rules = rules_of(args)
     check_player_count(args.players)
+    if args.fit and rules.fall_penalty:
+        raise UsageError(f"{rules.name}: a card is not fitted to a fall_penalty yet (its "
+                         f"evaluation plays scores from 0 up)")
     if args.fit:
         interrupted = _fit_card(args, rules)
         if interrupted:

@@ -48,10 +48,12 @@ def progress_bar(description: str):
 
 
 def memory_of(args, rules):
-    """``--memory`` where the game has crosses; refused elsewhere."""
+    """``--memory`` where the game's crosses go back to a previous score;
+    refused elsewhere."""
     memory = getattr(args, "memory", None)
-    if memory is not None and not rules.crosses:
-        raise UsageError(f"--memory is for games with crosses; {rules.name} has none")
+    if memory is not None and not rules.falls_back:
+        raise UsageError(f"--memory is for games whose crosses go back to a previous score; "
+                         f"{rules.name} has none")
     return memory
 
 

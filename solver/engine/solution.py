@@ -97,13 +97,13 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     player whose previous score the model forgets)."""
     rules, space = solution.rules, solution.space
     turn = TurnRules.of(rules)
-    target = rules.target_units
+    rows = rules.turn_rows_units           # the target, from the lowest score
     Z = 1.0 - float(solution.W[w, space.zero_next[m] if zero_to is None else zero_to])
     moves = space.moves(solution.take_row)
     values = solution.values()
     dice = keep_table(rules).packed()
     if not compiled:
-        return (Z, *turn_values(turn, dice, moves, values, m, w, Z, target, pad(rules, target)))
+        return (Z, *turn_values(turn, dice, moves, values, m, w, Z, rows, pad(rules, rows)))
     from solver.engine.turn_kernel import TurnWork, turn_dp_one
     if not isinstance(solution.take_values, np.ndarray):
         # The kernel wants an array: the waiting player's row alone will do.
@@ -112,8 +112,8 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
         take_row[w] = 0 if row >= 0 else -1
         moves = moves._replace(take_row=take_row)
         values = values._replace(take_values=np.asarray(solution.take_values[max(row, 0)])[None])
-    work = TurnWork.empty(target, pad(rules, target), rules.dice)
-    turn_dp_one(turn, dice, moves, values, m, w, Z, target, work, False)
+    work = TurnWork.empty(rows, pad(rules, rows), rules.dice)
+    turn_dp_one(turn, dice, moves, values, m, w, Z, rows, work, False)
     # The row already read above serves the bank values too (no second read).
     B = bank_values(turn, moves, values, m, w, Z)
     return Z, work.R, work.A, B

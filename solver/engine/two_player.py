@@ -283,14 +283,14 @@ def solve_block(b, blocks, newton, rules, dice, moves, values, node_slope):
     succ = np.empty(k, dtype=np.int64)
     state = np.empty(k, dtype=np.int64)
     path = np.empty(k, dtype=np.int64)
-    work1 = TurnWork(np.zeros((rules.target, D + 1)), np.zeros((rules.target, D + 1)),
+    work1 = TurnWork(np.zeros((rules.rows, D + 1)), np.zeros((rules.rows, D + 1)),
                      np.zeros((newton.a_rows, D + 1)), np.zeros((newton.a_rows, D + 1)))
     widest = 1
     for g in range(g0, g1):
         widest = max(widest, blocks.group_start[g + 1] - blocks.group_start[g])
     # Arrays only as wide as this block's groups need (a lane where unused).
-    work = lanes_work(rules.target, newton.a_rows, D + 1, LANES if widest > 1 else 1)
-    work_wide = lanes_work(rules.target, newton.a_rows, D + 1,
+    work = lanes_work(rules.rows, newton.a_rows, D + 1, LANES if widest > 1 else 1)
+    work_wide = lanes_work(rules.rows, newton.a_rows, D + 1,
                            widest if widest > MOST_IN_FOURS else 1)
     four_m = np.empty(LANES, dtype=np.int64)
     four_Z = np.empty(LANES)
@@ -430,7 +430,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             if sweeps == 1 and initial is None:
                 n0, n1 = blocks.group_start[blocks.block_start[[b0, b1]]]
                 guess_level(W, space.up, blocks.node_m[n0:n1], blocks.node_w[n0:n1])
-            newton = Newton(passes_this_sweep, pad(rules, target),
+            newton = Newton(passes_this_sweep, pad(rules, rules.turn_rows_units),
                             passes_this_sweep if sweep_change > SLOPE_CHANGE else 0)
             solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values, node_slope,
                         passes, changes)

@@ -36,6 +36,10 @@ Every field, its TOML type and what it means (docs/rules.md for the games):
     instant_wins       list of [face, count]: keeping these wins at once
     crosses            integer: zero turns in a row that fall back a bank (0: none,
                        at most 10)
+    fall_penalty       integer: a fall takes these points off instead (Farkle's
+                       penalty for three zero turns in a row; 0: none); scores
+                       may then go below 0, down to
+    floor              integer, 0 or below: the lowest score a penalty leaves
     takeover_min       integer score from which a player may take over, or
                        false for no take-over (TOML has no null)
     last_turn_points   integer: the last points must come in one turn (0: no)
@@ -199,6 +203,14 @@ def _read_target(key, value) -> int:
     return _non_negative(key, value, MAX_TARGET)
 
 
+def _read_floor(key, value) -> int:
+    """0 or below, no lower than minus the largest target."""
+    value = _integer(key, value, "a whole number of points")
+    if not -MAX_TARGET <= value <= 0:
+        raise UsageError(f"{key} must be 0 or below (at least {-MAX_TARGET:,}), not {value:,}")
+    return value
+
+
 def _read_text(key, value) -> str:
     if not isinstance(value, str):
         raise UsageError(f"{key} must be a string, not {_show(value)}")
@@ -330,7 +342,8 @@ READERS = {
     "scoring": _read_scoring, "straights": _read_straights,
     "combinations": _read_combinations, "min_bank": _non_negative,
     "instant_wins": _read_instant_wins, "hot_dice_forced": _read_bool,
-    "crosses": _read_crosses, "takeover_min": _read_takeover_min,
+    "crosses": _read_crosses, "fall_penalty": _non_negative, "floor": _read_floor,
+    "takeover_min": _read_takeover_min,
     "last_turn_points": _non_negative, "keep_rule": _read_keep_rule,
 }
 assert set(READERS) == set(RULE_FIELDS), "every field of Rules needs a reader"

@@ -47,8 +47,16 @@ class Rules:
     """With every die set aside: True, the player must roll them all again;
     False, they may bank or roll them all again."""
     crosses: int = 0
-    """Consecutive turns without a bank that send a player back to the score
-    before their last bank (0: no crosses)."""
+    """Consecutive turns without a bank that make a fall (0: no crosses):
+    back to the score before the last bank, or, with ``fall_penalty``,
+    that many points off."""
+    fall_penalty: int = 0
+    """When positive, a fall takes this many points off the banked score
+    (Farkle's penalty for three zero turns in a row), down to ``floor``,
+    instead of going back to the score before the last bank."""
+    floor: int = 0
+    """The lowest banked score a fall can leave (0 or below): a penalty may
+    leave a score below zero, and the model bounds it (Busche: -2,500)."""
     takeover_min: int | None = None
     """Smallest banked score at which a player may take over the previous
     player's turn total and unset dice; None: no take-over."""
@@ -71,6 +79,27 @@ class Rules:
     @property
     def entry_units(self) -> int:
         return self.entry // self.unit
+
+    @property
+    def falls_back(self) -> bool:
+        """Crosses whose fall goes back to the score before the last bank:
+        a player's state then holds that score (the exact memory), or the
+        crosses model stands in for it (docs/solver.md)."""
+        return bool(self.crosses) and not self.fall_penalty
+
+    @property
+    def fall_penalty_units(self) -> int:
+        return self.fall_penalty // self.unit
+
+    @property
+    def floor_units(self) -> int:
+        return self.floor // self.unit
+
+    @property
+    def turn_rows_units(self) -> int:
+        """Turn totals a turn DP holds: enough to reach the target from the
+        lowest score (the floor, or 0)."""
+        return self.target_units - self.floor_units
 
     @property
     def min_bank_units(self) -> int:
@@ -122,12 +151,35 @@ class Rules:
         for values in self.scoring:
             if any(v % self.unit for v in values):
                 raise UsageError(f"{self.name}: a score is not a multiple of the unit")
+        if self.fall_penalty or self.floor:
+            self._validate_penalty()
         if self.min_bank >= self.target:
             raise UsageError(f"min_bank {self.min_bank} must be below the target "
                              f"({self.target}) of {self.name}")
         if self.keep_rule not in KEEP_RULES:
             raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
                              f"not {self.keep_rule!r}")
+
+    def _validate_penalty(self) -> None:
+        """A penalty and a floor: what is modelled of them (docs/rules.md)."""
+        if self.fall_penalty < 0 or self.fall_penalty % self.unit:
+            raise UsageError(f"{self.name}: fall_penalty must be a multiple of {self.unit} "
+                             f"points, 0 or more")
+        if self.floor > 0 or self.floor % self.unit:
+            raise UsageError(f"{self.name}: floor must be a multiple of {self.unit} points, "
+                             f"0 or below")
+        if self.fall_penalty and not self.crosses:
+            raise UsageError(f"{self.name}: a fall_penalty needs crosses (the zero turns in "
+                             f"a row that cost it)")
+        if self.floor and not self.fall_penalty:
+            raise UsageError(f"{self.name}: a floor only bounds the scores a fall_penalty "
+                             f"leaves")
+        # Scores below zero are modelled where nothing else reads "entered"
+        # (a score above zero) or a previous score.
+        if self.fall_penalty and (self.entry or self.takeover_min is not None
+                                  or self.last_turn_points):
+            raise UsageError(f"{self.name}: a fall_penalty with an entry, a take-over or a "
+                             f"last-turn cap is not modelled")
 
     def first_difference(self, other: "Rules") -> str | None:
         """The first field in which ``other`` differs, as ``"field mine,

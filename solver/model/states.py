@@ -22,6 +22,11 @@ a new way to fill them, not a change to the solver. Three ways exist:
 * ``memory="model"``: ``(s, -1, c)`` and the fallen states ``(s, s, 0)``; the
   previous score is forgotten and the third cross sends the player to the
   fallen state of a fixed per-score estimate ``fall_to[s]`` of it.
+* crosses that cost points (``fall_penalty`` P, memory ``"penalty"``):
+  ``(s, -1, c)`` with ``s`` from the floor F up; the last cross leads to
+  ``(max(s - P, F), -1, 0)``, a line at the floor is unchanged. Scores below
+  0 need turn totals above the target: ``bank_next`` has
+  ``target - F`` columns (``Rules.turn_rows_units``).
 
 States are those reachable from ``(0, ., 0)`` by banks and zero turns (and,
 in the model, from every fallen state: a real player may have fallen to any
@@ -121,9 +126,9 @@ class PlayerSpace:
                      self.take_rows() if take_row is None else take_row, self.offers[0])
 
     def index_of_score(self, units: int) -> int:
-        """The state of a score in a space without crosses, or the start
-        state (score 0)."""
-        hits = np.flatnonzero(self.score == units)
+        """The state of a score in a space without crosses, the start state
+        (score 0), or in a penalty space the score's line without crosses."""
+        hits = np.flatnonzero((self.score == units) & (self.crosses == 0))
         if len(hits) != 1:
             raise KeyError(units)
         return int(hits[0])
@@ -134,6 +139,8 @@ class PlayerSpace:
         ``previous`` is not looked at where the space forgets it."""
         if self.memory == "none":
             label = (score, -1, 0)
+        elif self.memory == "penalty":
+            label = (score, -1, crosses)
         elif previous == score or score == 0:
             label = (score, score, 0)
         elif self.memory == "exact":
@@ -151,7 +158,7 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
     target = rules.target_units
     banks = {}
 
-    def banks_of(score):
+    def banks_of(score):                    # a score below 0 needs more than the target
         if score not in banks:
             banks[score] = [bank(score, t) for t in range(target - score)]
         return banks[score]
@@ -166,7 +173,7 @@ def _build(rules: Rules, starts, zero, bank, memory: str, fall_to=None) -> Playe
     order = sorted(labels)
     index = {label: i for i, label in enumerate(order)}
     P = len(order)
-    bank_next = -np.ones((P, target), dtype=np.int64)
+    bank_next = -np.ones((P, rules.turn_rows_units), dtype=np.int64)
     rows = {score: [-1 if nxt is None else index[nxt] for nxt in destinations]
             for score, destinations in banks.items()}
     for i, label in enumerate(order):
@@ -244,11 +251,23 @@ def model_space(rules: Rules, fall_to, first_bank_bonus: int = 0) -> PlayerSpace
                   np.asarray(fall_to, dtype=np.int64))
 
 
+def penalty_space(rules: Rules) -> PlayerSpace:
+    """Crosses that cost points (``fall_penalty``): (score, -1, crosses),
+    scores from the floor up; the fall's destination is known from the
+    score, so no previous score is kept and nothing is estimated."""
+    turn = TurnRules.of(rules)
+    return _build(rules, [(0, -1, 0)], lambda label: turn_rules.after_zero_turn(turn, *label),
+                  _bank_to_score(turn), "penalty")
+
+
 def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpace:
     """The player states of a game: scores alone without crosses; with
-    crosses, ``memory`` picks the exact states or the model."""
+    crosses that cost points, scores and crosses; with crosses that go back
+    to the previous score, ``memory`` picks the exact states or the model."""
     if not rules.crosses:
         return score_space(rules)
+    if rules.fall_penalty:
+        return penalty_space(rules)
     if memory == "exact":
         return memory_space(rules)
     if memory == "model":
@@ -310,11 +329,20 @@ def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = No
     score, previous, unit = line.score, line.previous, rules.unit
     if score % unit:
         raise UsageError(f"{who} score {score} is not a multiple of {unit}")
-    if not 0 <= score < rules.target:
-        raise UsageError(f"{who} score {score} must be at least 0 and below the "
+    if not rules.floor <= score < rules.target:
+        raise UsageError(f"{who} score {score} must be at least {rules.floor} and below the "
                          f"target {rules.target}")
     first, target = first_bank_units(rules), rules.target_units
     s = score // unit
+    if rules.fall_penalty:
+        # Any score from the floor up: a penalty reaches below every bank.
+        if previous is not None:
+            raise UsageError(f"{rules.name} keeps no previous score: a fall costs "
+                             f"{rules.fall_penalty} points")
+        if not 0 <= line.crosses < rules.crosses:
+            raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, "
+                             f"not {line.crosses}")
+        return
     if not rules.crosses:
         if line.crosses or previous is not None:
             raise UsageError(f"{rules.name} has no crosses and no previous score")
@@ -369,11 +397,14 @@ def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | N
         except KeyError:
             raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
                              f"(entry {rules.entry})") from None
+    crosses = line.crosses
+    if rules.fall_penalty and score == rules.floor:
+        crosses = 0                             # nothing left to lose: one line
     if previous is None and score == 0:
         previous = 0
     p_units = None if previous is None else previous // unit
     try:
-        state = space.find(score // unit, p_units, line.crosses)
+        state = space.find(score // unit, p_units, crosses)
     except KeyError:
         raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
                          f"crosses cannot occur in {rules.name}") from None

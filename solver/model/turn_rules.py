@@ -34,7 +34,10 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
                                  no bank: a cross; at the last one the fall to
                                  (p, p, 0). A fallen line (p == s, or s == 0)
                                  has nothing to lose and is unchanged
-                                 (docs/rules.md's one-level memory).
+                                 (docs/rules.md's one-level memory). With a
+                                 penalty P the fall is to (max(s - P, floor),
+                                 p, 0) instead; a line at the floor has
+                                 nothing to lose.
 
 The functions are plain Python on purpose: the compiled modules wrap them
 with ``numba.njit`` (:data:`solver.engine.turn_kernel.rules_jit` and its users), and
@@ -67,6 +70,12 @@ class TurnRules(NamedTuple):
     """Consecutive turns without a bank that make a fall; 0: none."""
     min_bank: int
     """Smallest turn total any bank needs (0: none)."""
+    penalty: int
+    """Points a fall takes off (0: a fall goes back to the previous score)."""
+    floor: int
+    """Lowest score a penalty leaves (0 or below)."""
+    rows: int
+    """Turn totals a turn DP holds: ``target - floor``."""
 
     @classmethod
     def of(cls, rules) -> "TurnRules":
@@ -75,7 +84,9 @@ class TurnRules(NamedTuple):
                    entry=rules.entry_units, forced=rules.hot_dice_forced,
                    cap=-1 if cap is None else cap,
                    take_min=rules.takeover_min_units if rules.has_takeover else -1,
-                   crosses=rules.crosses, min_bank=rules.min_bank_units)
+                   crosses=rules.crosses, min_bank=rules.min_bank_units,
+                   penalty=rules.fall_penalty_units, floor=rules.floor_units,
+                   rows=rules.turn_rows_units)
 
 
 def keep_result(r, score, turn_total, instant_win):
@@ -140,7 +151,16 @@ def after_bank(r, score, turn_total):
 
 
 def after_zero_turn(r, score, previous, crosses):
-    if r.crosses == 0 or previous == score or score == 0:
+    if r.crosses == 0:
+        return score, previous, crosses
+    if r.penalty > 0:
+        if score == r.floor:                    # nothing left to lose
+            return score, previous, crosses
+        crosses, falls = add_cross(r, crosses)
+        if falls:
+            return max(score - r.penalty, r.floor), previous, 0
+        return score, previous, crosses
+    if previous == score or score == 0:
         return score, previous, crosses
     crosses, falls = add_cross(r, crosses)
     if falls:

@@ -222,6 +222,8 @@ class Game:
         line = self.state.lines[seat]
         if not self.rules.crosses:
             return Line(line.score)
+        if not self.rules.falls_back:           # crosses that cost points: no previous score
+            return Line(line.score, line.crosses)
         return Line(line.score, line.crosses, line.previous)
 
     def _me_and_opponents(self):

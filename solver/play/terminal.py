@@ -281,8 +281,9 @@ class Screen:
         for seat, line in enumerate(state.lines):
             text = f"  {seat + 1} {self.names[seat]:<{width}}  {line.score:>6}"
             if self.rules.crosses:
-                text += f"   crosses {'x' * line.crosses or '-':<{self.rules.crosses}}" \
-                        f"  previous {line.previous}"
+                text += f"   crosses {'x' * line.crosses or '-':<{self.rules.crosses}}"
+            if self.rules.falls_back:
+                text += f"  previous {line.previous}"
             self.write(text)
         if state.offer is not None:
             points, dice = state.offer
@@ -358,7 +359,8 @@ class Screen:
         if kind == "cross":
             return f"  {name}: cross {event.count}"
         if kind == "fall":
-            return f"  {name}: {rules.crosses} crosses in a row, back to {event.score}"
+            cost = f"{rules.fall_penalty} points off" if rules.fall_penalty else "back"
+            return f"  {name}: {rules.crosses} crosses in a row, {cost} to {event.score}"
         if kind == "take":
             return f"  {does('take')} over {event.points} with {_count(event.count)}"
         if kind == "fresh":

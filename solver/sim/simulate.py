@@ -97,6 +97,14 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
     if seed is not None and seed < 0:
         raise UsageError(f"the seed must be 0 or more, not {seed}")
 
+
+def check_simulated(rules: Rules) -> None:
+    """A UsageError for the rules the game loops do not play yet: a fall
+    that costs points (scores below 0; the loops index by score)."""
+    if rules.fall_penalty:
+        raise UsageError(f"{rules.name}: simulate does not play a fall_penalty yet (the "
+                         f"tables, advice and play do)")
+
 # ------------------------------------------------------------------ driver
 
 @dataclass
@@ -279,6 +287,7 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
     fallen player's third cross changing nothing, instead of the paper
     sheet (module docstring)."""
     check_games_and_seed(games, seed)
+    check_simulated(rules)
     started = time.perf_counter()
     machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns,
                        solution_b=solution_b, common_dice=common_dice,

@@ -47,7 +47,7 @@ from solver.sim.game_loop_n import (
     run_games_n,
 )
 from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
-from solver.sim.simulate import check_games_and_seed
+from solver.sim.simulate import check_games_and_seed, check_simulated
 
 BATCH = 1 << 12
 """Games per call of the compiled loop (a progress report after each)."""
@@ -318,6 +318,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     check_player_count(N)
     check_card_seats(policies)
     check_games_and_seed(games, seed)
+    check_simulated(rules)
     optimal = any(p.kind == "optimal" for p in policies)
     if optimal:
         _check_table(rules, solution, N)

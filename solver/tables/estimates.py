@@ -50,6 +50,9 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     check_player_count(players)
     if players == 2:
         return
+    if rules.fall_penalty:
+        raise UsageError(f"{rules.name}: a fall_penalty is solved for two players only (for "
+                         f"now)")
     if memory == "model":
         raise UsageError("with three or more players the table keeps every previous score "
                          "(--memory exact); the crosses model is for two players")
@@ -106,6 +109,9 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
 
 
 def _state_count(rules: Rules, memory: str | None) -> int:
+    if rules.fall_penalty:
+        # (score, crosses) from the floor up (the floor's line alone)
+        return 1 + rules.crosses * (rules.target_units - rules.floor_units - 1)
     if rules.crosses and memory != "exact":
         # (score, crosses) and fallen
         return 1 + (rules.crosses + 1) * rules.target_units
@@ -234,7 +240,7 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     # 2026-12-06: 3-player quinze-mille to 3,000 with take-over 19.9 s,
     # 3-player dix-mille to 600, both, 8.7 s).
     if players == 2:
-        passes, per_player = (6.5 if rules.crosses else 2.2), 1.0
+        passes, per_player = (6.5 if rules.crosses else 2.2), 1.0    # a penalty falls too
     else:
         passes = 1.5 * (3.5 if rules.crosses else 1.0) * (4.0 if rules.has_takeover else 1.0)
         per_player = PLAYER_COST * players

@@ -10,7 +10,7 @@ One file per game and target. Layout (all scores in units of
     player/previous       int64 [P]    score before the last bank (-1: forgotten)
     player/crosses        int64 [P]    crosses of each player state
     player/fall_to        int64 [S]    (crosses model) fall target per score
-    attrs memory          none, exact or model (solver.engine.memory)
+    attrs memory          none, exact, model (solver.engine.memory) or penalty
     W                     float64 [P, P]  W[m, w]: mover's win probability at a
                                           turn start, mover m, waiting w
     take_row              int64 [P]    row of take_values for states that may

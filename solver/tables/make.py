@@ -54,7 +54,7 @@ def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 
     """Solve any game: without crosses directly; with crosses, the exact
     memory or the model (module docstring)."""
     from solver.engine.two_player import solve
-    if not rules.crosses:
+    if not rules.falls_back:                # no crosses, or crosses that cost points
         return solve(rules, tol=tol, progress=progress)
     if memory not in MEMORIES:
         raise UsageError(f"unknown memory {memory!r}: use {' or '.join(MEMORIES)}")

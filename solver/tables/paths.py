@@ -40,7 +40,7 @@ def table_name(rules: Rules, memory: str | None = None, players: int = 2) -> str
     of a game with crosses (two players), ``-Nplayers`` for N players (the
     exact memory: the only one there)."""
     stem = rules.name if _own_target(rules) else f"{rules.name}-{rules.target}"
-    if memory == "exact" and rules.crosses and players == 2:
+    if memory == "exact" and rules.falls_back and players == 2:
         stem += "-exact"
     if players != 2:
         stem += f"-{players}players"
@@ -53,7 +53,7 @@ def solve_command(rules: Rules, memory: str | None = None, players: int = 2) -> 
     program's list; a house game also needs its ``--rules`` file)."""
     target = "" if _own_target(rules) or rules.name not in GAMES else f" --target {rules.target}"
     seats = f" --players {players}" if players != 2 else ""
-    exact = " --memory exact" if memory == "exact" and rules.crosses else ""
+    exact = " --memory exact" if memory == "exact" and rules.falls_back else ""
     return f"farkle solve {rules.name}{target}{seats}{exact}"
 
 

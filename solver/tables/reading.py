@@ -122,7 +122,7 @@ class TableReader:
         if not 2 <= self.players <= MAX_PLAYERS:
             raise Bad(f"{self.players} players")
         self.memory = attrs.get("memory", "none")
-        if self.memory not in ("none", "exact", "model"):
+        if self.memory not in ("none", "exact", "model", "penalty"):
             raise Bad(f"memory {self.memory!r}")
         for name in ("first_player_win", "tolerance", "bellman_residual"):
             if not 0 <= attrs[name] <= (1 if name == "first_player_win" else math.inf):

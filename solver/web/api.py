@@ -248,6 +248,7 @@ def _card(rules: Rules, players: int) -> dict | None:
 def _rules_summary(rules: Rules) -> dict:
     return {"target": rules.target, "dice": rules.dice, "unit": rules.unit,
             "entry": rules.entry, "crosses": rules.crosses,
+            "fall_penalty": rules.fall_penalty, "floor": rules.floor,
             "takeover": rules.has_takeover}
 
 

@@ -168,6 +168,9 @@ function currentGame() {
   return games.find((g) => g.name === $("game").value);
 }
 
+// Points a fall costs in the game being played (0: a fall goes back a bank).
+const fallPenalty = () => (games.find((g) => g.name === settings.game) || {}).fall_penalty || 0;
+
 function describeRules(r) {
   const parts = [`target ${r.target}`, `${r.dice} ${r.dice === 1 ? "die" : "dice"}`];
   if (r.entry) parts.push(`entry ${r.entry}`);
@@ -307,7 +310,8 @@ function eventWords(e) {
     case "bank": return `${who} banked ${e.points}, now ${e.score}` +
       (e.count ? ` (offers ${e.points} with ${e.count} dice)` : "");
     case "cross": return `${who} gets cross ${e.count}`;
-    case "fall": return `${who} falls back to ${e.score}`;
+    case "fall": return settings && fallPenalty()
+      ? `${who} loses ${fallPenalty()} points: ${e.score}` : `${who} falls back to ${e.score}`;
     case "take": return `${who} takes over ${e.points} with ${e.count} dice`;
     case "fresh": return `${who} rolls fresh`;
     case "overshoot": return `${who} overshoots the target: ${e.points} lost`;
@@ -428,8 +432,10 @@ function renderLastDecision(a) {
 
 function renderSheet(a) {
   const crosses = a.rules.crosses > 0;
+  const previous = crosses && !a.rules.fall_penalty;   // a penalty keeps no previous score
   const head = `<thead><tr><th>Player</th><th class="num">Score</th>` +
-    (crosses ? `<th class="num" title="crosses">✕</th><th class="num" title="previous score">Prev.</th>` : "") +
+    (crosses ? `<th class="num" title="crosses">✕</th>` : "") +
+    (previous ? `<th class="num" title="previous score">Prev.</th>` : "") +
     `<th class="num" title="win probability given up by this player's decisions">Given up</th></tr></thead>`;
   const rows = a.sheet.map((line, seat) => {
     const mover = a.phase !== "over" && seat === a.mover;
@@ -437,7 +443,8 @@ function renderSheet(a) {
     return `<tr data-seat="${seat}" class="${mover ? "mover" : ""}${won ? " winner" : ""}">` +
       `<td class="who"><span class="swatch" style="background:${COLOURS[seat]}"></span>${mover ? "▶ " : ""}${esc(line.name)}</td>` +
       `<td class="num score">${line.score}</td>` +
-      (crosses ? `<td class="num">${"✕".repeat(line.crosses) || "–"}</td><td class="num">${line.previous}</td>` : "") +
+      (crosses ? `<td class="num">${"✕".repeat(line.crosses) || "–"}</td>` : "") +
+      (previous ? `<td class="num">${line.previous}</td>` : "") +
       `<td class="num given-up">${pp(line.given_up)}</td></tr>`;
   }).join("");
   $("sheet").innerHTML = head + `<tbody>${rows}</tbody>`;
