@@ -54,6 +54,8 @@ def brute_keeps(rules, roll):
             scored = brute_keep_points(rules, dice)
             if scored is not None:
                 found[dice] = max(found.get(dice, scored), scored)
+    if not found and rules.no_score_bonus and len(roll) == rules.dice:
+        found[tuple(sorted(roll))] = (rules.no_score_bonus, False)   # Zilch's "no scoring dice"
     if rules.keep_rule == "all" and found:
         dice = max(found, key=lambda d: (found[d][1], len(d), found[d][0]))
         return {dice: found[dice]}
@@ -68,9 +70,14 @@ COMBINATIONS = dataclasses.replace(
     combinations=(((2, 2, 2), 750), ((3, 3), 2500), ((4, 2), 1500), ((2, 2), 50)))
 
 
-@pytest.mark.parametrize("name", [*GAMES, "combinations"])
+# Zilch's bonus for six dice that score nothing, on five dice to keep it quick.
+NO_SCORE = dataclasses.replace(GAMES["cinq-mille"], name="no-score", no_score_bonus=500,
+                               instant_wins=())
+
+
+@pytest.mark.parametrize("name", [*GAMES, "combinations", "no-score"])
 def test_rolls_and_keeps_equal_brute_force(name):
-    rules = COMBINATIONS if name == "combinations" else get_rules(name)
+    rules = {"combinations": COMBINATIONS, "no-score": NO_SCORE}.get(name) or get_rules(name)
     for n in range(1, rules.dice + 1):
         probability = Counter()
         expected_keeps = {}

@@ -60,3 +60,16 @@ def test_200_points_for_the_second_player_is_the_fairest_start():
               for points in range(0, 501, 50)}
     assert min(shares, key=lambda points: abs(shares[points] - 0.5)) == 200
     assert shares[200] > 0.5 > shares[250]
+
+
+def test_zilch_scores_620_855_points_a_turn():
+    """Busche, "Maximizing Expected Scores in the Game of Zilch" (2010):
+    "Using these three strategies you rack up an average of 620.855 points
+    per turn" (three zilches in a row cost 500; a strategy for each number
+    of zilches in a row). docs/farkle-sources.md has the readings tried."""
+    from solver.engine.solo import points_policy
+    policy = points_policy(get_rules("zilch"))
+    assert round(policy.points_per_turn, 3) == 620.855
+    # Three strategies, more careful with each zilch in a row.
+    five = [policy.bank_from(5, crosses) for crosses in range(3)]
+    assert five[0] >= five[1] >= five[2] and five[0] > five[2]

@@ -95,3 +95,36 @@ def test_farkle_solve_objective_points():
     assert "8.142" in text and "1: 20" in text
     refused = farkle("solve", "pig", "--objective", "points", "--players", "3", check=2)
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_with_a_penalty_the_long_run_average_equals_the_best_thresholds():
+    """Pig alone, three zero turns in a row costing 10: the long-run points
+    a turn of relative value iteration (solver.engine.solo) against a brute
+    force over every policy "hold at X_c" (X_c the threshold after c zero
+    turns in a row, 1 to 40 each), each priced exactly by its chain of
+    zero-turn counts. (Holding at a threshold is optimal in Pig: a turn's
+    value grows with its total.)"""
+    import dataclasses
+    import itertools
+
+    import numpy as np
+    rules = dataclasses.replace(get_rules("pig"), crosses=3, fall_penalty=10, floor=-30)
+    top = 40
+    # q[X], e[X]: chance to bank, and expected banked points, holding at X.
+    q, e = np.zeros(top + 1), np.zeros(top + 1)
+    for hold in range(1, top + 1):
+        reach, points = np.zeros(hold + 6), np.zeros(hold + 6)
+        reach[hold:], points[hold:] = 1.0, np.arange(hold, hold + 6)
+        for t in range(hold - 1, -1, -1):
+            reach[t] = sum(reach[t + f] for f in range(2, 7)) / 6
+            points[t] = sum(points[t + f] for f in range(2, 7)) / 6
+        q[hold], e[hold] = reach[0], points[0]
+    best = -np.inf
+    for x0, x1, x2 in itertools.product(range(1, top + 1), repeat=3):
+        b = q[[x0, x1, x2]]
+        share = np.array([1.0, 1 - b[0], (1 - b[0]) * (1 - b[1])])
+        reward = e[[x0, x1, x2]] - np.array([0, 0, 10 * (1 - b[2])])
+        best = max(best, float(share @ reward / share.sum()))
+    assert points_policy(rules).points_per_turn == pytest.approx(best, abs=1e-9)
+    # Without the penalty: Neller's hold at 20, 8.1418 points a turn.
+    assert best < 8.1418

@@ -254,17 +254,28 @@ def _solve_for_points(args, rules):
         raise UsageError("--objective points plays one turn alone: no --players, --out or "
                          "--memory")
     policy = points_policy(rules)
-    bank_from = {n: policy.bank_from(n) for n in range(1, rules.dice + 1)}
+    crosses = range(rules.crosses if rules.fall_penalty else 1)
+    bank_from = [{n: policy.bank_from(n, c) for n in range(1, rules.dice + 1)} for c in crosses]
     if args.json:
         print_json({"game": rules.name, "objective": "points",
                     "points_per_turn": policy.points_per_turn,
-                    "bank_from": {str(n): t for n, t in bank_from.items()}})
+                    "bank_from": {str(n): t for n, t in bank_from[0].items()},
+                    **({"bank_from_by_crosses": [{str(n): t for n, t in row.items()}
+                                                 for row in bank_from]}
+                       if rules.fall_penalty else {})})
         return
-    print(f"{rules.name}: a turn played for the most points scores {policy.points_per_turn:.3f} "
-          f"on average (the objective: points, not the win)")
-    print("bank once the turn total reaches, by dice left to roll: " + " | ".join(
-        f"{n}: {'never' if t is None else f'{t:,}'}" for n, t in sorted(bank_from.items(),
-                                                                      reverse=True)))
+    if rules.fall_penalty:
+        print(f"{rules.name}: turns played for the most points average {policy.points_per_turn:.3f}"
+              f" in the long run, {rules.crosses} zero turns in a row costing "
+              f"{rules.fall_penalty:,} (the objective: points, not the win)")
+    else:
+        print(f"{rules.name}: a turn played for the most points scores "
+              f"{policy.points_per_turn:.3f} on average (the objective: points, not the win)")
+    for c, row in zip(crosses, bank_from):
+        after = f"after {c} zero turn{'s' * (c != 1)} in a row, " if rules.fall_penalty else ""
+        print(f"{after}bank once the turn total reaches, by dice left to roll: " + " | ".join(
+            f"{n}: {'never' if t is None else f'{t:,}'}" for n, t in sorted(row.items(),
+                                                                          reverse=True)))
 
 
 def _solve_for_turns(args, rules):

@@ -110,6 +110,10 @@ def _every_keep(rules: Rules, counts: tuple[int, ...]) -> tuple[Keep, ...]:
         old = found.get(dice)
         if old is None or (keep.win, keep.points) > (old.win, old.points):
             found[dice] = keep
+    if not found and rules.no_score_bonus and sum(counts) == rules.dice:
+        # Every die rolled and none scores: all of them, for the bonus.
+        every = tuple(f for f in FACES for _ in range(counts[f - 1]))
+        found[every] = Keep(every, rules.no_score_bonus)
     return tuple(sorted(found.values(), key=lambda k: (not k.win, -k.points, -k.used, k.dice)))
 
 

@@ -33,6 +33,8 @@ Every field, its TOML type and what it means (docs/rules.md for the games):
                        first, are the shape, kept whole and alone, e.g.
                        [[2, 2, 2], 750] three pairs, [[3, 3], 2500] two triplets
     min_bank           integer: every bank needs at least this turn total (0: none)
+    no_score_bonus     integer: a roll of every die with no scoring die is kept
+                       whole for these points (Zilch: 500, a free roll; 0: none)
     instant_wins       list of [face, count]: keeping these wins at once
     crosses            integer: zero turns in a row that fall back a bank (0: none,
                        at most 10)
@@ -341,6 +343,7 @@ READERS = {
     "target": _read_target, "exact_target": _read_bool, "entry": _non_negative,
     "scoring": _read_scoring, "straights": _read_straights,
     "combinations": _read_combinations, "min_bank": _non_negative,
+    "no_score_bonus": _non_negative,
     "instant_wins": _read_instant_wins, "hot_dice_forced": _read_bool,
     "crosses": _read_crosses, "fall_penalty": _non_negative, "floor": _read_floor,
     "takeover_min": _read_takeover_min,

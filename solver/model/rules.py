@@ -41,6 +41,10 @@ class Rules:
     """(shape, points): dice whose face counts, largest first, are exactly
     ``shape`` are kept whole and alone for ``points``: (2, 2, 2) three pairs,
     (3, 3) two triplets, (4, 2) four of a kind with a pair."""
+    no_score_bonus: int = 0
+    """When positive, a roll of every die (all ``dice``) with no scoring die
+    is not a zero roll: its dice are set aside for these points (Zilch:
+    500 and a free roll)."""
     instant_wins: tuple[tuple[int, int], ...] = ()
     """(face, count): keeping that many of that face from one roll wins."""
     hot_dice_forced: bool = False
@@ -148,6 +152,9 @@ class Rules:
                 f"that {self.name} wants in the last turn")
         if self.last_turn_points and self.crosses:
             raise UsageError("a capped score and crosses together are not modelled")
+        if self.no_score_bonus < 0 or self.no_score_bonus % self.unit:
+            raise UsageError(f"{self.name}: no_score_bonus must be a multiple of {self.unit} "
+                             f"points, 0 or more")
         for values in self.scoring:
             if any(v % self.unit for v in values):
                 raise UsageError(f"{self.name}: a score is not a multiple of the unit")
@@ -322,10 +329,43 @@ FARKLE_CARDGAMES = Rules(
     combinations=(((2, 2, 2), 1500), ((4, 2), 1500)),
 )
 
+FARKLE_FACEBOOK = Rules(
+    name="farkle-facebook",
+    summary="Facebook Farkle as Busche solved it (2016), in a reading of secondary sources: "
+            "6 dice, 10,000 or more, three pairs 750, a run 1,500, three zero turns in a "
+            "row lose 500, scores down to -2,500",
+    dice=6, unit=50, target=10_000, exact_target=False, entry=0,
+    # Four of a kind twice the triple (the sources), five and six three and
+    # four times it (Busche's own scoring page: each die adds the triple).
+    scoring=_scoring((100, 200, 1000, 2000, 3000, 4000), (50, 100, 500, 1000, 1500, 2000),
+                     lambda f: (0, 0, 100 * f, 200 * f, 300 * f, 400 * f)),
+    straights=(((1, 2, 3, 4, 5, 6), 1500),),
+    combinations=(((2, 2, 2), 750),),
+    crosses=3, fall_penalty=500, floor=-2500,
+)
+
+ZILCH = Rules(
+    name="zilch",
+    summary="Zilch as played at playr.co.uk and as Busche analysed it (2010): 6 dice, "
+            "each die past three doubles, three pairs and a run 1,500, six dice that score "
+            "nothing 500, every bank at least 300, three zilches in a row lose 500",
+    dice=6, unit=50, target=10_000, exact_target=False, entry=0,
+    scoring=_scoring((100, 200, 1000, 2000, 4000, 8000), (50, 100, 500, 1000, 2000, 4000),
+                     lambda f: (0, 0, 100 * f, 200 * f, 400 * f, 800 * f)),
+    straights=(((1, 2, 3, 4, 5, 6), 1500),),
+    # Four of a kind with a pair counts as three pairs: the reading under
+    # which Busche's 620.855 points a turn comes out (docs/farkle-sources.md).
+    combinations=(((2, 2, 2), 1500), ((4, 2), 1500)),
+    no_score_bonus=500, min_bank=300,
+    # The target and the floor are this program's: the source plays for
+    # points a turn (farkle solve zilch --objective points).
+    crosses=3, fall_penalty=500, floor=-2500,
+)
+
 GAMES: dict[str, Rules] = {r.name: r for r in (
     DIX_MILLE, QUINZE_MILLE, DIX_MILLE_FREE_KEEP, QUINZE_MILLE_FREE_KEEP, CINQ_MILLE,
     CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG, FARKLE_ACG2017,
-    FARKLE_CARDGAMES)}
+    FARKLE_CARDGAMES, FARKLE_FACEBOOK, ZILCH)}
 
 
 def get_rules(name: str, target: int | None = None) -> Rules:
