@@ -50,11 +50,11 @@ CASES = {
         get_rules("cinq-mille"), min_bank=300, entry=500).with_target(1000),
     "pig-minbank30-40": lambda: dataclasses.replace(get_rules("pig"), min_bank=30).with_target(40),
     # Crosses that cost points: three zero turns in a row lose 10 (Pig) or
-    # 500 (a Farkle), scores down to a floor below zero.
+    # 300 (a Farkle), scores down to a floor below zero.
     "pig-penalty10-floor-20-25": lambda: dataclasses.replace(
         get_rules("pig"), crosses=3, fall_penalty=10, floor=-20).with_target(25),
-    "farkle-penalty500-floor-500-800": lambda: dataclasses.replace(
-        get_rules("farkle-acg2017"), crosses=3, fall_penalty=500, floor=-500).with_target(800),
+    "farkle-penalty300-floor-300-600": lambda: dataclasses.replace(
+        get_rules("farkle-acg2017"), crosses=3, fall_penalty=300, floor=-300).with_target(600),
     # The Farkle presets: combinations over the whole roll, hot dice optional.
     "farkle-cardgames-1000": lambda: get_rules("farkle-cardgames", 1000),
     "farkle-acg2017-1000": lambda: get_rules("farkle-acg2017", 1000),

@@ -101,17 +101,17 @@ def slow_turns(rules):
     return expected[0]
 
 
-CINQ_1000 = get_rules("cinq-mille", 1000)
+CINQ_800 = get_rules("cinq-mille", 800)
 
 
 @pytest.mark.parametrize("rules", [
-    CINQ_1000,
-    get_rules("cinq-mille-exact", 900),
-    dataclasses.replace(get_rules("cinq-mille", 900), min_bank=300),
-    dataclasses.replace(get_rules("cinq-mille", 1200), last_turn_points=400),
+    CINQ_800,
+    get_rules("cinq-mille-exact", 850),
+    dataclasses.replace(get_rules("cinq-mille", 850), min_bank=300),
+    dataclasses.replace(get_rules("cinq-mille", 1000), last_turn_points=200),
     # dix-mille without its crosses: every scoring die set aside, hot dice forced,
     # an exact target (its take-over is ignored: one player alone).
-    dataclasses.replace(get_rules("dix-mille", 800), crosses=0),
+    dataclasses.replace(get_rules("dix-mille", 600), crosses=0),
 ], ids=["cinq-mille", "exact", "min-bank", "capped", "dix-mille-no-crosses"])
 def test_five_dice_games_equal_the_slow_recursion(rules):
     assert turns_policy(rules).expected_turns == pytest.approx(slow_turns(rules), abs=1e-9)

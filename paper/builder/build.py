@@ -74,6 +74,12 @@ ROOT = Path(__file__).resolve().parents[2]
 ORDER = ["pig", "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000",
          "cinq-mille-10000", "quinze-mille", "dix-mille"]
 RULE_ROWS = ORDER + ["quinze-mille-free-keep", "dix-mille-free-keep"]
+def paper_cards() -> dict:
+    """The stored cards of the games the paper studies (RULE_ROWS): the
+    Farkle games' cards (issue 67) wait for the paper's own issue."""
+    return {name: entry for name, entry in stored_cards().items() if name in RULE_ROWS}
+
+
 SOLVE_BUDGET_SECONDS = 300.0
 """A game or variant without a table or cache entry is solved here when its
 estimated solve time (``estimated_solve_seconds``) is below this."""
@@ -459,7 +465,7 @@ def main(argv=None) -> int:
     # The cards of games the paper does not study on their own (the
     # free-keep variants): where and how much they lose, from their tables
     # where this machine has them.
-    card_games = {name: game for name in stored_cards() if name not in games
+    card_games = {name: game for name in paper_cards() if name not in games
                   for game in [table_game(name, log)] if game is not None}
 
     checks = dice_checks()
@@ -493,7 +499,7 @@ def main(argv=None) -> int:
                                 if PLAYERS_RESULTS.exists() else None,
                                 fair_start=json.loads(FAIR_START_RESULTS.read_text())
                                 if FAIR_START_RESULTS.exists() else None,
-                                cards=stored_cards(), card_games=card_games)
+                                cards=paper_cards(), card_games=card_games)
     text = fill((ROOT / "paper" / "template.md").read_text(), parts)
     (out / "paper.md").write_text(text)
     numbers = {"build": {"seconds": time.perf_counter() - started, "quick": args.quick,
