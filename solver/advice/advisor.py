@@ -87,7 +87,9 @@ class Advice:
         return self.choices[0]
 
     def to_json(self) -> dict:
-        out = {"action": self.best.action, "win": self.best.win,
+        # "objective": what the chances answer (solo objectives are farkle
+        # solve's, not advice's).
+        out = {"action": self.best.action, "win": self.best.win, "objective": "win",
                "choices": [c.to_json() for c in self.choices], "position": self.position}
         if self.best.keep is not None:
             out["keep"] = self.best.keep
