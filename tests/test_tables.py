@@ -214,8 +214,8 @@ def test_estimates_learn_what_solves_take_on_this_machine(tmp_path, monkeypatch)
         3 * estimated_solve_seconds(dix, calibrated=False))
     calibration.path().write_text("{not json")
     assert estimated_solve_seconds(rules) == model
-    # A solve records what it took (solves under a second are not kept).
-    monkeypatch.setattr(calibration, "SHORTEST", 0.0)
+    # A solve records what it took (those estimated under 5 s are not kept).
+    monkeypatch.setattr(calibration, "LEAST_ESTIMATE", 0.0)
     pig = get_rules("pig", 60)
     make_table(pig)
     [made] = json.loads(calibration.path().read_text())

@@ -13,8 +13,9 @@ estimated and the seconds it took. The estimate of the next solve is then
 over the last RECORDS solves of the same kind on this machine (a kind:
 with crosses or not, the memory, two players or more, since their models
 err differently), or of any kind here when none of that kind is recorded,
-or x 1 on a machine with no record. Solves shorter than SHORTEST seconds
-are not recorded: their time is the process's, not the solve's.
+or x 1 on a machine with no record. Solves estimated under LEAST_ESTIMATE
+seconds are not recorded: their time is mostly the process's (loading or
+compiling the kernels takes seconds), not the solve's.
 
 A speed given in ``$FARKLE_SOLVE_RATE`` is taken as it is: nothing is
 read or recorded then. The file is small and written whole (temporary
@@ -36,8 +37,9 @@ from solver.tables.machine import machine
 
 RECORDS = 9
 """Solves of one kind kept per machine (the median reads the last ones)."""
-SHORTEST = 1.0
-"""Seconds below which a solve is not recorded."""
+LEAST_ESTIMATE = 5.0
+"""Estimated seconds below which a solve is not recorded (a first solve
+of Pig, estimated at 0.1 s, took 1 to 18 s with the kernels to load)."""
 FILE_NAME = "solve-times.json"
 
 
@@ -78,7 +80,8 @@ def factor(kind: str) -> float:
     (module docstring); 1 with no record or a rate given."""
     if _given_rate():
         return 1.0
-    here = [r for r in _records() if r["machine"] == machine()]
+    here = [r for r in _records()
+            if r["machine"] == machine() and r["estimated"] >= LEAST_ESTIMATE]
     same = [r for r in here if r["kind"] == kind][-RECORDS:]
     chosen = same or here[-RECORDS:]
     if not chosen:
@@ -89,7 +92,7 @@ def factor(kind: str) -> float:
 def record(kind: str, estimated: float, measured: float) -> None:
     """Keep a finished solve's time (module docstring); never fails the
     solve it follows."""
-    if measured < SHORTEST or not _positive(estimated) or _given_rate():
+    if not _positive(estimated) or estimated < LEAST_ESTIMATE or _given_rate():
         return
     here, others = [], []
     for r in _records():
