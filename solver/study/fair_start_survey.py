@@ -30,9 +30,10 @@ from solver.study.fair_start import FairStart, fairest, solve_fair_start
 GAMES = ["pig", "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000", "cinq-mille-10000",
          "quinze-mille", "dix-mille"]
 """The games of the paper's table of head starts, in its order."""
-PIG_LARGEST_BONUS = 20
-"""Pig has no entry to scale the bonus by: its fair head start in points is
-5 (the paper's table), so 20 leaves room."""
+NO_ENTRY_LARGEST_BONUS = 20
+"""Units of the largest bonus searched in a game without an entry to scale
+it by: Pig's fair head start is 5 points (the paper's table), so 20 leaves
+room; Farkle's (units of 50) is 200 points, within 1,000."""
 
 
 def measure(rules, tol: float = 1e-12) -> dict:
@@ -40,7 +41,8 @@ def measure(rules, tol: float = 1e-12) -> dict:
     started = time.perf_counter()
     result = {"game": rules.name, "entry": rules.entry, "unit": rules.unit, "tolerance": tol}
     result["last_turn"] = solve_fair_start(rules, FairStart(last_turn=True), tol)[0]
-    largest = {"first_bank_bonus": 2 * rules.entry if rules.entry else PIG_LARGEST_BONUS}
+    largest = {"first_bank_bonus": 2 * rules.entry if rules.entry
+               else NO_ENTRY_LARGEST_BONUS * rules.unit}
     if rules.entry > rules.unit:
         largest["second_entry"] = rules.entry
     for field, most in largest.items():
