@@ -174,7 +174,8 @@ const fallPenalty = () => (games.find((g) => g.name === settings.game) || {}).fa
 function describeRules(r) {
   const parts = [`target ${r.target}`, `${r.dice} ${r.dice === 1 ? "die" : "dice"}`];
   if (r.entry) parts.push(`entry ${r.entry}`);
-  if (r.crosses) parts.push(`${r.crosses} crosses`);
+  if (r.crosses && r.fall_penalty) parts.push(`${r.crosses} zero turns in a row: −${r.fall_penalty}`);
+  else if (r.crosses) parts.push(`${r.crosses} crosses`);
   if (r.takeover) parts.push("take-over");
   return parts.join(" · ");
 }
