@@ -332,13 +332,14 @@ FARKLE_CARDGAMES = Rules(
 FARKLE_FACEBOOK = Rules(
     name="farkle-facebook",
     summary="Facebook Farkle as Busche solved it (2016), in a reading of secondary sources: "
-            "6 dice, 10,000 or more, three pairs 750, a run 1,500, three zero turns in a "
-            "row lose 500, scores down to -2,500",
+            "6 dice, 10,000 or more, each die past three doubles, three pairs 750, a run "
+            "1,500, three zero turns in a row lose 500, scores down to -2,500",
     dice=6, unit=50, target=10_000, exact_target=False, entry=0,
-    # Four of a kind twice the triple (the sources), five and six three and
-    # four times it (Busche's own scoring page: each die adds the triple).
-    scoring=_scoring((100, 200, 1000, 2000, 3000, 4000), (50, 100, 500, 1000, 1500, 2000),
-                     lambda f: (0, 0, 100 * f, 200 * f, 300 * f, 400 * f)),
+    # Four of a kind twice the triple (the sources), each die more doubling
+    # again as in Zilch ("Farkle rules differ only slightly from the rules
+    # of Zilch", Busche): the reading nearest his 53.487% (docs/farkle-sources.md).
+    scoring=_scoring((100, 200, 1000, 2000, 4000, 8000), (50, 100, 500, 1000, 2000, 4000),
+                     lambda f: (0, 0, 100 * f, 200 * f, 400 * f, 800 * f)),
     straights=(((1, 2, 3, 4, 5, 6), 1500),),
     combinations=(((2, 2, 2), 750),),
     crosses=3, fall_penalty=500, floor=-2500,
