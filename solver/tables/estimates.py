@@ -127,6 +127,11 @@ def _exact_counts(rules: Rules) -> tuple[int, int]:
     crosses: (s, p, c) for every bank from p (0 or a score) to s and every
     cross c, and the fallen (p, p) from which a bank is still possible."""
     target, first = rules.target_units, first_bank_units(rules)
+    if rules.fall_penalty:
+        # (score, crosses) from the floor up; a bank of at least the
+        # minimum leads to every score from floor + minimum, crosses 0.
+        step = max(rules.min_bank_units, 1)
+        return _state_count(rules, None), target - rules.floor_units - step
     if not rules.crosses:
         cap = rules.score_cap_units
         cap = target - 1 if cap is None else cap
