@@ -137,23 +137,31 @@ def test_the_table_evaluated_as_a_policy_is_the_table(pig20, rules):
                                    abs=1e-12)
 
 
-def test_evaluation_cached_under_one_thread_runs_under_two(tmp_path):
-    """The evaluation's kernels compiled and cached with one thread, then
-    loaded with two, give the same chances (Pig's stored card against its
-    committed table). The thread count once was read inside the parallel
+def test_evaluation_cached_under_one_thread_runs_under_two():
+    """The evaluation's parallel kernel compiled and cached with one thread,
+    then loaded with two, gives the same chances (Pig's stored card against
+    its committed table). The thread count once was read inside the parallel
     kernel, frozen into its cache: two threads then shared one part of the
-    work arrays, and the run crashed."""
+    work arrays, and the run crashed. Only that kernel is taken out of this
+    worker's cache (its callees load from it, or compile once for the whole
+    worker), so the worker's later evaluations also load the one-thread
+    build."""
     import os
+    from pathlib import Path
+    from solver.cards.seat_kernel import eval_level
+    index = Path(eval_level._cache._cache_file._index_path)
+    for built in index.parent.glob(index.stem + ".*"):
+        built.unlink()
     script = ("from solver.model.rules import get_rules; from solver.cards.store import card_for;"
               "from solver.tables.files import read_table; from solver.tables.paths import default_path;"
               "from solver.cards.seat_value import card_seat_values; rules = get_rules('pig');"
               "table = read_table(default_path(rules), rules, lazy_take=False);"
               "print(list(card_seat_values(table, card_for(rules)[0])))")
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
-                                "NUMBA_NUM_THREADS": threads})
+                           env={**os.environ, "NUMBA_NUM_THREADS": threads})
             for threads in ("1", "2")]
     assert [run.returncode for run in runs] == [0, 0], runs[1].stderr[-500:]
+    assert index.exists()
     assert runs[0].stdout == runs[1].stdout
 
 
