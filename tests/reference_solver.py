@@ -64,6 +64,28 @@ W[q, zero_next[p]]`` (a turn that ends without a bank):
     bank(t, u) = 1 - max(W[q, p'], R[q, p', t, u] if q may take over and
                          1 <= u <= dice - 1)   with p' = bank_next[p, t] >= 0
 
+A final round (``rules.final_round``): reaching the target does not win.
+From ``a + t >= T`` on the mover may bank (``t`` at least the minimum bank
+and the entry, not forced hot dice), which ends the game after the waiting
+player's one last turn; the mover wins unless that turn passes ``a + t``:
+
+    bank past the target = 1 - last(q, a + t),   with m = max(1, min bank,
+                                                  entry if s(q) = 0), g = f - s(q):
+    last(q, f) = Q_g(dice)        if g >= m: equalling f is a bank, worth 1/2
+               = P_m(dice)        else: any bank (from m) passes f
+    P_need(n)  = sum over rolls pr * (0 if the roll has no legal keep, else
+                 max over its keeps of (1 if it wins or pts >= need, else
+                 P_{need - pts}(n - used, or dice if 0)))
+    Q_r(n)     = sum over rolls pr * (0 if no keep, else max over its keeps
+                 of after(r - pts, n - used)),
+    after(r', u) = 1 if the keep wins or r' < 0; max(1/2 if u > 0 or hot
+                   dice are not forced, Q_0(u or dice)) if r' = 0;
+                   Q_{r'}(u or dice) otherwise
+
+(passing ends the last turn at once; a tie shares the win). The mover's rows run past the target
+up to ``T - a + E``, ``E`` the fewest units a turn brings with a chance
+below 1e-9 (:func:`final_round_cap`), where the mover banks.
+
 One sweep recomputes every ``W`` and ``R`` from the previous sweep's arrays
 (Jacobi). Inside one turn the turn total only grows, so ``R`` of the turn
 being swept is computed from the highest ``t`` down and read at once; only
@@ -187,14 +209,91 @@ def sheet_lines(rules: Rules):
     return labels, zero_next, bank_next, can_take
 
 
+# ------------------------------------------------------------ final round
+
+def pass_chances(rules: Rules, arrays, most: int) -> np.ndarray:
+    """``P[need]``, ``need = 0 .. most`` units: the chance that one turn of
+    every die brings at least ``need`` (module docstring), by recursion on
+    the need (every keep scores, so the need only falls)."""
+    roll_first, prob, keep_first, pts, used, win = arrays
+    dice = rules.dice
+    P = np.zeros((most + 1, dice + 1))
+    P[0, :] = 1.0
+    for need in range(1, most + 1):
+        for n in range(1, dice + 1):
+            value = 0.0
+            for r in range(roll_first[n], roll_first[n + 1]):
+                best = 0.0
+                for k in range(keep_first[r], keep_first[r + 1]):
+                    if win[k] or pts[k] >= need:
+                        best = 1.0
+                    else:
+                        left = n - used[k]
+                        best = max(best, P[need - pts[k], left if left > 0 else dice])
+                value += prob[r] * best
+            P[need, n] = value
+    return P[:, dice]
+
+
+def tie_chances(rules: Rules, arrays, most: int) -> np.ndarray:
+    """``Q[r]``, ``r = 0 .. most`` units to equal: a last turn's chance,
+    a tie counted 1/2 (module docstring), by recursion on ``r``."""
+    roll_first, prob, keep_first, pts, used, win = arrays
+    dice = rules.dice
+    Q = np.zeros((most + 1, dice + 1))
+
+    def after(r, u):
+        if r < 0:
+            return 1.0
+        hot = u == 0
+        rolled = Q[r, dice if hot else u]
+        if r == 0 and not (hot and rules.hot_dice_forced):
+            return max(0.5, rolled)
+        return rolled
+    for r in range(most + 1):
+        for n in range(1, dice + 1):
+            value = 0.0
+            for i in range(roll_first[n], roll_first[n + 1]):
+                best = 0.0
+                for k in range(keep_first[i], keep_first[i + 1]):
+                    best = max(best, 1.0 if win[k] else after(r - pts[k], n - used[k]))
+                value += prob[i] * best
+            Q[r, n] = value
+    return Q[:, dice]
+
+
+def final_round_cap(rules: Rules, arrays) -> int:
+    """``E``: the fewest units one turn brings with a chance below 1e-9."""
+    most = 64
+    while True:
+        chances = pass_chances(rules, arrays, most)
+        if (chances < 1e-9).any():
+            return int(np.argmax(chances < 1e-9))
+        most *= 2
+
+
+def final_values(rules: Rules, score, arrays, cap: int) -> np.ndarray:
+    """``final[q, k]``: a bank ``k`` units past the target against line ``q``
+    (module docstring)."""
+    T = rules.target_units
+    m = np.maximum(max(1, -(-rules.min_bank // rules.unit)),
+                   np.where(score == 0, rules.entry_units, 0))[:, None]
+    gap = T + np.arange(cap + 1)[None, :] - score[:, None]
+    most = int(max(gap.max(), m.max()))
+    shared, enough = tie_chances(rules, arrays, most), pass_chances(rules, arrays, most)
+    return 1.0 - np.where(gap >= m, shared[np.maximum(gap, 0)], enough[m])
+
+
 # ------------------------------------------------------------------ sweep
 
 @njit(cache=True, parallel=True)
 def sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice, exact,
-          forced, roll_first, prob, keep_first, pts, used, win):
+          forced, final, min_bank, entry, roll_first, prob, keep_first, pts, used, win):
     """One Jacobi sweep: ``W_new``, ``R_new`` from ``W``, ``R``; returns the
-    largest change."""
+    largest change. ``final``: a final round's bank values (module
+    docstring), one column when there is none."""
     P = len(score)
+    past = final.shape[1] - 1
     change = np.zeros(P)
     for p in prange(P):
         a = score[p]
@@ -203,12 +302,12 @@ def sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice, ex
         after = np.empty((R.shape[2] + pts.max() + 1, dice))     # rows from the lowest score
         for q in range(P):
             Z = 1.0 - W[q, zero_next[p]]
-            for t in range(T - a, after.shape[0]):
-                after[t, :] = Z if (exact and a + t > T) else 1.0
+            for t in range(T - a + past, after.shape[0]):
+                after[t, :] = Z if (exact and a + t > T) else (final[q, past] if past else 1.0)
             # a + t >= T is reached only by taking over: skip it for a non-taker;
             # from t = T - a up every keep ends past the target, so those rows
             # are equal and are computed once, at t = T - a, then copied
-            top = min(T - 1, T - a) if can_take[p] else T - a - 1
+            top = min(T - 1, T - a) if can_take[p] else T - a - 1 + past
             for t in range(top, -1, -1):
                 for n in range(1, dice + 1):
                     value = 0.0
@@ -220,10 +319,15 @@ def sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice, ex
                         value += prob[r] * best
                     R_new[p, q, t, n] = value
                     change[p] = max(change[p], abs(value - R[p, q, t, n]))
-                if a + t >= T:
+                if a + t >= T and not past:
                     continue
                 for u in range(dice):
                     v = R_new[p, q, t, u if u > 0 else dice]
+                    if a + t >= T:                  # a final round's bank
+                        if (u > 0 or not forced) and t >= min_bank and (a > 0 or t >= entry):
+                            v = max(v, final[q, a + t - T])
+                        after[t, u] = v
+                        continue
                     p2 = bank_next[p, t]
                     if (u > 0 or not forced) and t > 0 and p2 >= 0:
                         opp = W[q, p2]
@@ -264,12 +368,15 @@ def reference_solve(rules: Rules, tol: float = 1e-12, max_sweeps: int = 100_000)
     score = np.array([label[0] for label in labels], np.int64)
     arrays = roll_arrays(rules)
     P = len(labels)
-    rows = T - rules.floor // rules.unit
+    cap = final_round_cap(rules, arrays) if rules.final_round else 0
+    final = final_values(rules, score, arrays, cap) if rules.final_round else np.ones((P, 1))
+    rows = T - rules.floor // rules.unit + cap
     W, R = np.zeros((P, P)), np.zeros((P, P, rows, dice + 1))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     for sweeps in range(1, max_sweeps + 1):
         change = sweep(W, R, W_new, R_new, score, zero_next, bank_next, can_take, T, dice,
-                       rules.exact_target, rules.hot_dice_forced, *arrays)
+                       rules.exact_target, rules.hot_dice_forced, final,
+                       -(-rules.min_bank // rules.unit), rules.entry_units, *arrays)
         W, W_new, R, R_new = W_new, W, R_new, R
         if change < tol:
             break

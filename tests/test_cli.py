@@ -12,7 +12,7 @@ def test_variants_lists_every_game():
     assert {row["name"] for row in out} == {
         "dix-mille", "quinze-mille", "dix-mille-free-keep", "quinze-mille-free-keep",
         "cinq-mille", "cinq-mille-exact", "cinq-mille-last1000", "cinq-mille-10000", "pig",
-        "farkle-acg2017", "farkle-cardgames", "farkle-facebook", "zilch"}
+        "farkle", "farkle-acg2017", "farkle-cardgames", "farkle-facebook", "zilch"}
     # Every field of every game, so that a house-rules file can copy a row.
     assert all(row["keep_rule"] in ("any", "all") and "scoring" in row for row in out)
 

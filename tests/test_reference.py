@@ -58,6 +58,12 @@ CASES = {
     # The Farkle presets: combinations over the whole roll, hot dice optional.
     "farkle-cardgames-1000": lambda: get_rules("farkle-cardgames", 1000),
     "farkle-acg2017-1000": lambda: get_rules("farkle-acg2017", 1000),
+    # A final round (issue 67): the turn goes on past the target, the other
+    # player has one last turn to pass; with an entry and a minimum bank.
+    "pig-final-30": lambda: dataclasses.replace(get_rules("pig"), final_round=True,
+                                                min_bank=10).with_target(30),
+    "farkle-final-entry300-600": lambda: dataclasses.replace(
+        get_rules("farkle-cardgames"), final_round=True, entry=300).with_target(600),
     # dix-mille as it is: crosses with the exact previous-score memory
     "dix-mille-700": lambda: get_rules("dix-mille", 700),
     "dix-mille-800": lambda: get_rules("dix-mille", 800),

@@ -35,10 +35,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from solver.advice import final_round
 from solver.engine.solution import Solution, replay
 from solver.engine.solution_n import MultiSolution
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
+from solver.model.last_turn import past_target_units
 from solver.model.states import Line, player_state
 from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
 
@@ -108,9 +110,11 @@ def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
         raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
     if turn % rules.unit or turn < 0:
         raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
-    if me + turn >= rules.target:
+    past = past_target_units(rules) * rules.unit      # a final round's banks past the target
+    if me + turn >= rules.target + past:
         raise UsageError(f"turn total {turn} takes the score {me} to the target "
-                         f"{rules.target} or past it: the turn is already over")
+                         f"{rules.target}{f' and {past:,} past it' if past else ''} or past "
+                         f"it: the turn is already over")
     if turn == 0 and dice != rules.dice:
         raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
     return turn // rules.unit, dice
@@ -176,6 +180,11 @@ class Advisor:
         ``me`` and ``opp`` are scores, or :class:`Line` values in games with
         crosses; ``opp`` is a list (in seat order after me) with three or
         more players."""
+        if final_round.is_last_turn(self.rules, opp):
+            choices = [_choice(action, (win, 1.0 - win)) for action, win in
+                       final_round.bank_or_roll(self.rules, _score(me), _score(opp), turn, dice)]
+            return Advice(choices, position=final_round.position(
+                self.rules, _plain(me), _plain(opp), turn, dice))
         key, zero_to = self._start(me, opp)
         t, n = self._turn(me, turn, dice)
         _, R, _, B, mix = self._replay(key, zero_to)
@@ -195,6 +204,8 @@ class Advisor:
         """Which dice of ``roll`` (thrown with ``dice`` in hand and ``turn``
         points set aside before it) to keep, and what to do next."""
         rules = self.rules
+        if final_round.is_last_turn(rules, opp):
+            return self._last_turn_keep(me, opp, turn, dice, list(roll))
         key, zero_to = self._start(me, opp)
         t, n = self._turn(me, turn, dice)
         roll = list(roll)
@@ -217,6 +228,8 @@ class Advisor:
             result = keep_result(turn, score, t2, option.win)
             if result != CONTINUE:
                 then = "win" if result == WIN else "zero"
+            elif t2 >= len(B):                  # past a final round's rows: the DP banks
+                then = "bank"
             else:
                 then = "bank" if B[t2, n2, 0] >= R[t2, n2, 0] - TIE else "roll"
             choices.append(_choice("keep", A[t2, 0 if option.win else n2], keep=list(option.dice),
@@ -224,6 +237,18 @@ class Advisor:
         # docs/rules.md's tie-break: the most points, then the most dice.
         choices.sort(key=lambda c: (-round(c.win, 12), -c.points, -len(c.keep)))
         return Advice(choices, position=position)
+
+    def _last_turn_keep(self, me, opp, turn: int, dice: int, roll) -> Advice:
+        """:meth:`keep` in a final round's last turn (:mod:`solver.advice.final_round`)."""
+        position = final_round.position(self.rules, _plain(me), _plain(opp), turn, dice,
+                                         roll=sorted(roll))
+        options = final_round.keep(self.rules, _score(me), _score(opp), turn, dice, roll)
+        if not options:
+            return Advice([_choice("zero", (0.0, 1.0))],
+                          note="zero roll: no die scores, the last turn is lost",
+                          position=position)
+        return Advice([_choice("keep", (win, 1.0 - win), keep=kept, then=then, points=points)
+                       for kept, points, win, then in options], position=position)
 
     def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
         """At a turn start: take over ``offer`` points with ``offer_dice``
@@ -279,6 +304,11 @@ def _both(values):
     """A two-player value ``v`` as the vector ``(v, 1 - v)``."""
     values = np.asarray(values, dtype=float)
     return np.stack([values, 1.0 - values], axis=-1)
+
+
+def _score(value) -> int:
+    """A score given as a number or a :class:`Line`."""
+    return value.score if isinstance(value, Line) else int(value)
 
 
 def _plain(value):

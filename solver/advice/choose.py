@@ -14,6 +14,7 @@ from __future__ import annotations
 from solver.advice.advisor import Advisor
 from solver.advice.duels import DuelsAdvisor
 from solver.engine.solution_n import check_player_count
+from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.tables.estimates import in_reach
 from solver.tables.load import FirstUse, load_table, table_exists
@@ -34,6 +35,8 @@ def advisor_for(rules: Rules, players: int = 2, memory: str | None = None, *, pa
     a missing table is made or refused as :func:`solver.tables.load.load_table`
     says."""
     check_player_count(players)
+    if players > 2 and rules.final_round:
+        raise UsageError(f"{rules.name}: a final round is solved for two players only (for now)")
     load = dict(first_use=first_use, lazy_take=not compiled, before_solving=before_solving,
                 command=command)
     if path is not None or answers_exactly(rules, players, memory, first_use is not None):

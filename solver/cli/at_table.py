@@ -171,6 +171,9 @@ def cmd_card(args):
     if args.fit and rules.fall_penalty:
         raise UsageError(f"{rules.name}: a card is not fitted to a fall_penalty yet (its "
                          f"evaluation plays scores from 0 up)")
+    if args.fit and rules.final_round:
+        raise UsageError(f"{rules.name}: a card is not fitted to a final round yet (its "
+                         f"evaluation ends a game at the target)")
     if args.fit:
         interrupted = _fit_card(args, rules)
         if interrupted:

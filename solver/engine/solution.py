@@ -14,6 +14,7 @@ import numpy as np
 
 from solver.engine.turn import bank_values, pad, turn_values
 from solver.model.dice import keep_table
+from solver.model.last_turn import last_turn_win, past_target_units
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
 from solver.model.turn_rules import TurnRules
@@ -27,7 +28,9 @@ class Values(NamedTuple):
     k]``, what reaching the target ``k`` units past it is worth to the mover
     while ``w`` waits (past the last column: the last column's value). It
     is 1 wherever reaching the target wins; less where the waiting player
-    still has a last turn (:mod:`solver.study.fair_start`)."""
+    still has a last turn (:func:`final_round_reach`,
+    :mod:`solver.study.fair_start`). In a game with a final round the turn
+    goes on past the target and ``reach[w, k]`` is a bank's value there."""
     W: np.ndarray
     take_values: np.ndarray
     reach: np.ndarray
@@ -36,6 +39,23 @@ class Values(NamedTuple):
 def reach_wins(states: int) -> np.ndarray:
     """``Values.reach`` of a game where reaching the target wins."""
     return np.ones((states, 1))
+
+
+def final_round_reach(rules: Rules, score: np.ndarray) -> np.ndarray:
+    """``Values.reach`` of the game's own rules for players at ``score``
+    (units): 1 where reaching the target wins; with a final round, banking
+    ``k`` units past the target against a player at ``s`` is worth
+
+        reach[w, k] = 1 - last_turn_win(s, target + k)      k = 0 .. E
+
+    (:mod:`solver.model.last_turn`: the other player's last turn, a tie
+    counted half a win), ``E`` the totals the turn DP holds past the
+    target (:func:`solver.model.last_turn.past_target_units`)."""
+    if not rules.final_round:
+        return reach_wins(len(score))
+    past = past_target_units(rules)
+    to_pass = rules.target_units + np.arange(past + 1)[None, :]
+    return 1.0 - last_turn_win(rules, np.asarray(score)[:, None], to_pass)
 
 
 class SolvedGame:
@@ -69,10 +89,11 @@ class Solution(SolvedGame):
     (``space.bank_slot``, ``space.offers``)."""
     stats: dict = field(default_factory=dict)
     reach: np.ndarray | None = None
-    """``Values.reach``; None: reaching the target wins."""
+    """``Values.reach``; None: the game's own (:func:`final_round_reach`)."""
 
     def values(self) -> Values:
-        reach = reach_wins(self.space.size) if self.reach is None else self.reach
+        reach = final_round_reach(self.rules, self.space.score) if self.reach is None \
+            else self.reach
         return Values(self.W, self.take_values, reach)
 
     players = 2
@@ -97,7 +118,7 @@ def replay(solution: Solution, m: int, w: int, compiled: bool = False,
     player whose previous score the model forgets)."""
     rules, space = solution.rules, solution.space
     turn = TurnRules.of(rules)
-    rows = rules.turn_rows_units           # the target, from the lowest score
+    rows = turn.rows                       # to the target (and past it), from the lowest score
     Z = 1.0 - float(solution.W[w, space.zero_next[m] if zero_to is None else zero_to])
     moves = space.moves(solution.take_row)
     values = solution.values()

@@ -26,6 +26,16 @@ Inside the turn, with ``t`` the turn total and ``n`` the dice in hand:
               = R(t, n)                 otherwise
     W[m, w]   = R(0, D)            a turn starts by rolling every die.
 
+With a final round (``Rules.final_round``) reaching the target does not end
+the turn: for ``T <= t < T + E`` (``E = reach.shape[1] - 1``,
+:func:`solver.model.last_turn.past_target_units`) the mover may bank, and
+
+    B(t, n)   = reach[w, t - T]          the other player's last turn fails
+                                         (:func:`solver.engine.solution.final_round_reach`)
+
+``K(t') = reach[w, E]`` from ``T + E`` up (the DP banks there), and ``A``
+as above for every ``t < T + E``.
+
 Which case applies is said by :mod:`solver.model.turn_rules` (``keep_result``:
 win, overshoot or go on; ``dice_left``: hot dice; ``may_bank``: entry and
 forced hot dice; ``offer``: which offers the waiting player may take). The
@@ -66,26 +76,37 @@ def pad(rules, rows: int) -> int:
     return rows + int(keep_table(rules).packed().keep_units.max()) + 1
 
 
-def bank_allowed(rules, moves, m) -> np.ndarray:
-    """``allowed[t, n]`` for ``t < T``: whether the rules let the mover in
-    state ``m`` bank ``t`` with ``n`` dice unset."""
+def bank_rows(rules, values, score: int) -> int:
+    """Turn totals below which a mover at ``score`` may bank: the target
+    (``T``), and with a final round the totals past it that the turn DP
+    holds (``Values.reach``'s columns less the last, which the DP banks)."""
+    T = rules.target - score
+    return T + (values.reach.shape[1] - 1 if rules.final_round else 0)
+
+
+def bank_allowed(rules, moves, m, rows=None) -> np.ndarray:
+    """``allowed[t, n]`` for ``t < rows`` (the target, unless given): whether
+    the rules let the mover in state ``m`` bank ``t`` with ``n`` dice unset."""
     score = int(moves.score[m])
     T = rules.target - score
-    allowed = may_bank(rules, score, np.arange(T)[:, None], np.arange(rules.dice + 1)[None, :])
-    allowed &= (moves.bank_next[m, :T] >= 0)[:, None]   # the player state's own entry
+    rows = T if rows is None else rows
+    allowed = may_bank(rules, score, np.arange(rows)[:, None], np.arange(rules.dice + 1)[None, :])
+    allowed[:T] &= (moves.bank_next[m, :T] >= 0)[:, None]   # the player state's own entry
     allowed[:, 0] = False                   # column 0 is an instant win, not dice
     return allowed
 
 
 def bank_values(rules, moves, values, m, w, Z):
-    """``B[t, n]`` for ``t < T``: the value of banking ``t`` with ``n`` dice
-    unset (module docstring), ``-inf`` where the rules forbid the bank.
-    ``rules`` is a :class:`solver.model.turn_rules.TurnRules` record, ``moves``
-    and ``values`` the records of :mod:`solver.engine.turn_kernel`."""
+    """``B[t, n]`` for ``t`` below :func:`bank_rows`: the value of banking
+    ``t`` with ``n`` dice unset (module docstring), ``-inf`` where the rules
+    forbid the bank. ``rules`` is a :class:`solver.model.turn_rules.TurnRules`
+    record, ``moves`` and ``values`` the records of :mod:`solver.engine.turn_kernel`."""
     D = rules.dice
-    allowed = bank_allowed(rules, moves, m)
+    T = rules.target - int(moves.score[m])
+    allowed = bank_allowed(rules, moves, m, bank_rows(rules, values, int(moves.score[m])))
     B = np.full(allowed.shape, -np.inf)
-    ts = np.flatnonzero(allowed.any(axis=1))
+    B[T:] = values.reach[w, :len(B) - T, None]     # a final round's banks past the target
+    ts = np.flatnonzero(allowed[:T].any(axis=1))
     m2 = moves.bank_next[m, ts]
     waiting = np.repeat(values.W[w, m2][:, None], D + 1, axis=1)
     offers = np.array([offer(rules, n) for n in range(D + 1)])
@@ -118,18 +139,19 @@ def turn_values(rules, dice, moves, values, m, w, Z, roll_rows, a_rows, bank=Non
     R = np.zeros((roll_rows, D + 1))
     A = np.ones((a_rows, D + 1))
     reach = values.reach[w]
-    for t in range(T, a_rows):
+    end = len(B)                            # T, or past it with a final round
+    for t in range(end, a_rows):
         overshoot = keep_result(rules, score, t, False) == OVERSHOOT
         A[t, 1:] = Z if overshoot else reach[min(t - T, len(reach) - 1)]
     has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
     starts = dice.keep_first[:-1][has_keep]
     per_n = dice.roll_first[1:D + 1]
-    top = min(roll_rows - 1, T)
+    top = min(roll_rows - 1, end)
     for t in range(top, -1, -1):
         best = np.full(len(dice.prob), Z)
         best[has_keep] = np.maximum.reduceat(A[t + dice.keep_units, dice.keep_col], starts)
         R[t, 1:] = np.add.reduceat(dice.prob * best, per_n)
-        if t < T:
+        if t < end:
             A[t, 1:] = np.maximum(R[t, 1:], B[t, 1:])
     R[top + 1:] = R[top]
     return R, A, B

@@ -11,6 +11,11 @@ Arguments travel as records: ``rules`` (:class:`solver.model.turn_rules.TurnRule
 take-over rows), ``values`` (:class:`solver.engine.solution.Values`: ``W`` and the
 take-over values) and ``work`` (:class:`TurnWork`: the DP's arrays, filled).
 
+With a final round the DP runs on past the target to ``end = T + E`` (``E =
+reach.shape[1] - 1``), banking there at ``reach[w, t - T]`` (slope 0:
+the other player's last turn does not read ``Z``); without one ``end =
+T`` and nothing changes.
+
 The keep loop is written out in full: a call per keep costs several times
 the work of the keep. :func:`four_lanes` runs four movers in lanes, their
 running maxima in registers (with four lanes, maxima in arrays ran 1.5 times
@@ -151,6 +156,7 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     m = ms[0]
     score = scores[m]
     T = rules.target - score
+    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
     for t in range(A.shape[0]):
         past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
         reached = reach[w, min(t - T, reach.shape[1] - 1)] if t >= T else 1.0
@@ -158,7 +164,7 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
             A[t, 0, lane] = 1.0
             if slopes:
                 dA[t, 0, lane] = 0.0
-            if t >= T:
+            if t >= end:
                 for n in range(1, D + 1):
                     A[t, n, lane] = Zs[lane] if past else reached
                     if slopes:
@@ -168,7 +174,7 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     class_best = np.empty((len(prob), LANES))
     class_slope = np.empty((len(prob), LANES))
     z0, z1, z2, z3 = Zs[0], Zs[1], Zs[2], Zs[3]
-    top = min(roll_rows - 1, T)
+    top = min(roll_rows - 1, end)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             v0 = v1 = v2 = v3 = 0.0
@@ -224,18 +230,21 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
             R[t, n, 0], R[t, n, 1], R[t, n, 2], R[t, n, 3] = v0, v1, v2, v3
             if slopes:
                 dR[t, n, 0], dR[t, n, 1], dR[t, n, 2], dR[t, n, 3] = d0, d1, d2, d3
-        if t >= T:
+        if t >= end:
             continue
         for n in range(1, D + 1):
-            bank = may_bank(rules, score, t, n) and bank_next[m, t] >= 0
+            bank = may_bank(rules, score, t, n) and (t >= T or bank_next[m, t] >= 0)
             for lane in range(LANES):
                 A[t, n, lane] = R[t, n, lane]
                 if slopes:
                     dA[t, n, lane] = dR[t, n, lane]
                 if not bank:
                     continue
-                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
-                                   offer_first, W, take_values, ms[lane], w, t, n, Zs[lane])
+                if t >= T:
+                    b, db = reach[w, t - T], 0.0
+                else:
+                    b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
+                                       offer_first, W, take_values, ms[lane], w, t, n, Zs[lane])
                 if b > A[t, n, lane]:
                     A[t, n, lane] = b
                     if slopes:
@@ -270,6 +279,7 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     m = ms[0]
     score = scores[m]
     T = rules.target - score
+    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
     value = np.empty(K)
     slope = np.zeros(K)
     for t in range(A.shape[0]):
@@ -279,7 +289,7 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
             A[t, 0, lane] = 1.0
             if slopes:
                 dA[t, 0, lane] = 0.0
-            if t >= T:
+            if t >= end:
                 for n in range(1, D + 1):
                     A[t, n, lane] = Zs[lane] if past else reached
                     if slopes:
@@ -288,7 +298,7 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     class_slope = np.zeros((len(prob), K))
     best = np.empty(K)
     best_slope = np.zeros(K)
-    top = min(roll_rows - 1, T)
+    top = min(roll_rows - 1, end)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             for lane in range(K):
@@ -327,18 +337,21 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
                 R[t, n, lane] = value[lane]
                 if slopes:
                     dR[t, n, lane] = slope[lane]
-        if t >= T:
+        if t >= end:
             continue
         for n in range(1, D + 1):
-            bank = may_bank(rules, score, t, n) and bank_next[m, t] >= 0
+            bank = may_bank(rules, score, t, n) and (t >= T or bank_next[m, t] >= 0)
             for lane in range(K):
                 A[t, n, lane] = R[t, n, lane]
                 if slopes:
                     dA[t, n, lane] = dR[t, n, lane]
                 if not bank:
                     continue
-                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
-                                   offer_first, W, take_values, ms[lane], w, t, n, Zs[lane])
+                if t >= T:
+                    b, db = reach[w, t - T], 0.0
+                else:
+                    b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
+                                       offer_first, W, take_values, ms[lane], w, t, n, Zs[lane])
                 if b > A[t, n, lane]:
                     A[t, n, lane] = b
                     if slopes:
@@ -381,11 +394,12 @@ def one_lane(rules, dice, moves, values, m, w, Z, roll_rows, work, slopes):
     D = rules.dice
     score = scores[m]
     T = rules.target - score
+    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
     for t in range(A.shape[0]):
         A[t, 0] = 1.0
         if slopes:
             dA[t, 0] = 0.0
-        if t >= T:
+        if t >= end:
             past = keep_result(rules, score, t, False) == OVERSHOOT
             reached = reach[w, min(t - T, reach.shape[1] - 1)]
             for n in range(1, D + 1):
@@ -395,7 +409,7 @@ def one_lane(rules, dice, moves, values, m, w, Z, roll_rows, work, slopes):
     class_best = np.empty(len(prob))
     class_slope = np.empty(len(prob))
     planned = has_bases(roll_first, class_base, D)
-    top = min(roll_rows - 1, T)
+    top = min(roll_rows - 1, end)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             value = 0.0
@@ -451,16 +465,19 @@ def one_lane(rules, dice, moves, values, m, w, Z, roll_rows, work, slopes):
             R[t, n] = value
             if slopes:
                 dR[t, n] = slope
-        if t >= T:
+        if t >= end:
             continue
         for n in range(1, D + 1):
             A[t, n] = R[t, n]
             if slopes:
                 dA[t, n] = dR[t, n]
-            if not may_bank(rules, score, t, n) or bank_next[m, t] < 0:
+            if not may_bank(rules, score, t, n) or (t < T and bank_next[m, t] < 0):
                 continue
-            b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row, offer_first,
-                               W, take_values, m, w, t, n, Z)
+            if t >= T:
+                b, db = reach[w, t - T], 0.0
+            else:
+                b, db = bank_value(rules, bank_next, zero_next, bank_slot, take_row,
+                                   offer_first, W, take_values, m, w, t, n, Z)
             if b > A[t, n]:
                 A[t, n] = b
                 if slopes:

@@ -73,7 +73,7 @@ from numba import njit, prange, set_parallel_chunksize
 
 from solver.engine import turn_kernel
 from solver.engine.convergence import error_bound, sweeps_expected
-from solver.engine.solution import Solution, Values, reach_wins
+from solver.engine.solution import Solution, Values, final_round_reach
 from solver.engine.turn import pad
 from solver.engine.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
 from solver.model.compiled_rules import drop_stale_caches
@@ -269,8 +269,9 @@ def solve_block(b, blocks, newton, rules, dice, moves, values, node_slope):
     DP passes and the last ``max |x - f|``. Passes after the first
     ``newton.slope_passes`` run the DP without slopes and solve with the
     slopes last stored in ``node_slope``."""
-    W, take_values, _ = values
+    W, take_values, reach = values
     D = rules.dice
+    past = reach.shape[1] - 1 if rules.final_round else 0     # a final round's rows
     g0, g1 = blocks.block_start[b], blocks.block_start[b + 1]
     n0 = blocks.group_start[g0]
     k = blocks.group_start[g1] - n0
@@ -317,7 +318,7 @@ def solve_block(b, blocks, newton, rules, dice, moves, values, node_slope):
             # A taker's roll values are kept for every offer a bank can make:
             # the waiting player has just banked (a bank leads to their state).
             takes = slot >= 0 and moves.take_row[m] >= 0
-            rows = rules.target if takes else rules.target - moves.score[m]
+            rows = rules.target if takes else rules.target - moves.score[m] + past
             first = moves.offer_first[slot] if takes else 0
             if i1 - i0 == 1:
                 f[i0], slope[i0] = turn_dp_one(rules, dice, moves, values, m, w, Z[i0], rows,
@@ -405,7 +406,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
                             max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
-    values = Values(W, take_values, reach_wins(P) if reach is None else reach)
+    values = Values(W, take_values, final_round_reach(rules, space.score) if reach is None
+                    else reach)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
@@ -430,7 +432,7 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
             if sweeps == 1 and initial is None:
                 n0, n1 = blocks.group_start[blocks.block_start[[b0, b1]]]
                 guess_level(W, space.up, blocks.node_m[n0:n1], blocks.node_w[n0:n1])
-            newton = Newton(passes_this_sweep, pad(rules, rules.turn_rows_units),
+            newton = Newton(passes_this_sweep, pad(rules, turn.rows),
                             passes_this_sweep if sweep_change > SLOPE_CHANGE else 0)
             solve_level(b0, b1, blocks, newton, turn, dice_arrays, moves, values, node_slope,
                         passes, changes)

@@ -45,6 +45,8 @@ Every field, its TOML type and what it means (docs/rules.md for the games):
     takeover_min       integer score from which a player may take over, or
                        false for no take-over (TOML has no null)
     last_turn_points   integer: the last points must come in one turn (0: no)
+    final_round        true/false: reaching the target gives every other player one
+                       last turn to pass the score (two players)
 
 Without ``base`` every field that has no default in :class:`Rules` must be
 given (``dice``, ``unit``, ``target``, ``exact_target``, ``entry``,
@@ -348,6 +350,7 @@ READERS = {
     "crosses": _read_crosses, "fall_penalty": _non_negative, "floor": _read_floor,
     "takeover_min": _read_takeover_min,
     "last_turn_points": _non_negative, "keep_rule": _read_keep_rule,
+    "final_round": _read_bool,
 }
 assert set(READERS) == set(RULE_FIELDS), "every field of Rules needs a reader"
 

@@ -70,6 +70,11 @@ class Rules:
     min_bank: int = 0
     """Every bank needs a turn total of at least this (beside the entry,
     which only the first bank needs); 0: any turn total."""
+    final_round: bool = False
+    """True: reaching the target does not end the game. The player who
+    reaches it may roll on and bank any total past it; the other player then
+    has one last turn, and wins only by passing that score (an equal score
+    leaves the first there the winner). False: reaching the target wins."""
     keep_rule: str = "any"
     """Which keeps a roll allows: ``any`` non-empty set of scoring dice, or
     ``all`` of them (the roll's keep with the most dice, then the most
@@ -101,8 +106,8 @@ class Rules:
 
     @property
     def turn_rows_units(self) -> int:
-        """Turn totals a turn DP holds: enough to reach the target from the
-        lowest score (the floor, or 0)."""
+        """Turn totals from the lowest score (the floor, or 0) to the target;
+        a turn DP holds more with a final round (``TurnRules.rows``)."""
         return self.target_units - self.floor_units
 
     @property
@@ -163,6 +168,10 @@ class Rules:
         if self.min_bank >= self.target:
             raise UsageError(f"min_bank {self.min_bank} must be below the target "
                              f"({self.target}) of {self.name}")
+        if self.final_round and (self.exact_target or self.crosses or self.takeover_min
+                                 is not None or self.last_turn_points):
+            raise UsageError(f"{self.name}: a final round with an exact target, crosses, a "
+                             f"take-over or a last-turn cap is not modelled")
         if self.keep_rule not in KEEP_RULES:
             raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
                              f"not {self.keep_rule!r}")
@@ -363,9 +372,25 @@ ZILCH = Rules(
     crosses=3, fall_penalty=500, floor=-2500,
 )
 
+FARKLE = Rules(
+    name="farkle",
+    summary="Farkle from the common rule sheet: 6 dice, 500 in one turn to get on the "
+            "board, four/five/six of a kind 1,000/2,000/3,000, a run, three pairs or four "
+            "of a kind with a pair 1,500, two triplets 2,500; whoever reaches 10,000 gives "
+            "the other player one last turn to pass them",
+    dice=6, unit=50, target=10_000, exact_target=False, entry=500,
+    # Three 1s are 300 on this sheet (three of a kind: 100 times the face);
+    # four 1s are four of a kind (1,000).
+    scoring=_scoring((100, 200, 300, 1000, 2000, 3000), (50, 100, 500, 1000, 2000, 3000),
+                     lambda f: (0, 0, 100 * f, 1000, 2000, 3000)),
+    straights=(((1, 2, 3, 4, 5, 6), 1500),),
+    combinations=(((2, 2, 2), 1500), ((4, 2), 1500), ((3, 3), 2500)),
+    final_round=True,
+)
+
 GAMES: dict[str, Rules] = {r.name: r for r in (
     DIX_MILLE, QUINZE_MILLE, DIX_MILLE_FREE_KEEP, QUINZE_MILLE_FREE_KEEP, CINQ_MILLE,
-    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG, FARKLE_ACG2017,
+    CINQ_MILLE_EXACT, CINQ_MILLE_LAST1000, CINQ_MILLE_10000, PIG, FARKLE, FARKLE_ACG2017,
     FARKLE_CARDGAMES, FARKLE_FACEBOOK, ZILCH)}
 
 

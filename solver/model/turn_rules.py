@@ -15,12 +15,13 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
     keep_result(r, s, t', win)  after a keep brings the turn total to t':
         WIN        an instant-win keep, or s + t' == T, or s + t' > T when
                    the target is "at least" (the bank is then legal: T is
-                   above the entry)
+                   above the entry); with a final round only the instant
+                   win (the turn goes on past T: :mod:`solver.model.last_turn`)
         OVERSHOOT  s + t' > T with an exact target (a zero turn)
         CONTINUE   otherwise
     dice_left(r, n, used)      = n - used, or D when that is 0 (hot dice)
     may_bank_total(r, s, t)    = t > 0 and t >= min_bank and (s > 0 or t >= entry)
-                                 and s + t < T
+                                 and (s + t < T or the game has a final round)
     may_bank(r, s, t, n)       = may_bank_total and not (hot dice forced and n == D)
     banked_score(r, s, t)      = min(s + t, cap) (no cap: s + t)
     offer(r, n)                = n where a bank with 1 <= n <= D - 1 dice unset
@@ -50,6 +51,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from solver.model.last_turn import past_target_units
+
 CONTINUE, WIN, OVERSHOOT = 0, 1, 2
 
 
@@ -75,7 +78,11 @@ class TurnRules(NamedTuple):
     floor: int
     """Lowest score a penalty leaves (0 or below)."""
     rows: int
-    """Turn totals a turn DP holds: ``target - floor``."""
+    """Turn totals a turn DP holds: ``target - floor``, and with a final
+    round the totals past the target that may still be banked
+    (:func:`solver.model.last_turn.past_target_units`)."""
+    final_round: bool
+    """Reaching the target gives the other player one last turn."""
 
     @classmethod
     def of(cls, rules) -> "TurnRules":
@@ -86,13 +93,16 @@ class TurnRules(NamedTuple):
                    take_min=rules.takeover_min_units if rules.has_takeover else -1,
                    crosses=rules.crosses, min_bank=rules.min_bank_units,
                    penalty=rules.fall_penalty_units, floor=rules.floor_units,
-                   rows=rules.turn_rows_units)
+                   rows=rules.turn_rows_units + past_target_units(rules),
+                   final_round=rules.final_round)
 
 
 def keep_result(r, score, turn_total, instant_win):
     if instant_win:
         return WIN
     total = score + turn_total
+    if r.final_round:
+        return CONTINUE
     if total == r.target or (total > r.target and not r.exact):
         return WIN
     if total > r.target:
@@ -109,7 +119,8 @@ def dice_left(r, in_hand, used):
 # of turn totals and dice (the numpy replay asks for a whole turn at once).
 def may_bank_total(r, score, turn_total):
     return (turn_total > 0) & (turn_total >= r.min_bank) \
-        & ((score > 0) | (turn_total >= r.entry)) & (score + turn_total < r.target)
+        & ((score > 0) | (turn_total >= r.entry)) \
+        & ((score + turn_total < r.target) | r.final_round)
 
 
 def may_bank(r, score, turn_total, in_hand):

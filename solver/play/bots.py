@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.model.dice import Keep
+from solver.model.errors import UsageError
 from solver.model.turn_rules import (
     OVERSHOOT,
     WIN,
@@ -35,6 +36,9 @@ def make_bots(policies: dict, rules, seed: int | None = None, players: int = 2) 
 
 
 def make_bot(policy: Policy, rules, rng, players: int = 2):
+    if rules.final_round and policy.kind not in ("optimal", "random"):
+        raise UsageError(f"{rules.name}: the {policy.kind} bot does not play a final round "
+                         f"yet (optimal and random do)")
     if policy.kind == "optimal":
         return OptimalBot()
     if policy.kind == "random":

@@ -9,7 +9,14 @@ and moves through the phases of a turn:
     KEEP   the roll has more than one keep that matters: which one
     BANK   the turn goes on after a keep: bank or roll (or only roll, when
            :func:`~solver.model.turn_rules.may_bank` says no: the entry, forced hot dice)
-    OVER   somebody won
+    OVER   somebody won (or, in a final round, two shared the win)
+
+A final round (``Rules.final_round``): a bank at or past the target gives
+the other player one last turn (``Table.to_pass``); a keep that passes the
+score ends it and the game (:class:`~solver.model.last_turn.LastTurn` says
+when), a zero roll ends it and the game for the player who reached the
+target, and the only bank of the last turn is one that equals the score:
+the game then ends with the win shared (``winner`` None at OVER).
 
 What a keep, a bank, a zero turn, a fall and an offer do is asked of
 :mod:`solver.model.turn_rules` alone. A roll with no keep is a zero roll; a roll
@@ -43,6 +50,7 @@ import numpy as np
 from solver.advice.advisor import Advice, Advisor, Choice
 from solver.model.dice import Keep, counts_of, keeps
 from solver.model.errors import UsageError
+from solver.model.last_turn import LastTurn
 from solver.model.states import Line
 from solver.model.turn_rules import (
     OVERSHOOT,
@@ -113,7 +121,9 @@ class Decision:
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for the screen: ``kind`` is one of roll,
-    zero, keep, overshoot, win, bank, cross, fall, take, fresh, decision."""
+    zero, keep, overshoot, win, bank, cross, fall, take, fresh, decision,
+    last-turn (a final round: ``seat`` has one last turn to pass ``score``),
+    tie (``seat`` banks ``points`` to equal ``score``: the win is shared)."""
     kind: str
     seat: int
     points: int = 0
@@ -139,6 +149,8 @@ class Table:
     """(points, dice) the mover may take over."""
     turn_number: int = 1
     winner: int | None = None
+    to_pass: int | None = None
+    """A final round's score that the last turn must pass (None before)."""
     decisions: list[Decision] = field(default_factory=list)
 
     def copy(self) -> "Table":
@@ -242,6 +254,10 @@ class Game:
         state = self.state
         score = self.units(state.lines[state.mover].score)
         total = self.units(state.turn_total)
+        if state.to_pass is not None and not (
+                self._last_turn().equals(total) and may_bank(self.turn, score, total,
+                                                              state.in_hand)):
+            return f"the last turn ends by passing {state.to_pass} (or by equalling it)"
         if may_bank(self.turn, score, total, state.in_hand):
             return None
         if total < self.turn.min_bank:
@@ -418,14 +434,34 @@ class Game:
             return events + [Event("win", mover, total, keep.dice, score=score + total)]
         if result == OVERSHOOT:
             return events + [Event("overshoot", mover, total)] + self._end_turn(banked=False)
+        if state.to_pass is not None and self._last_turn().passed(self.units(total)):
+            # The last turn passes the score: it ends there, and the game.
+            state.winner, state.phase, state.turn_total = mover, OVER, total
+            line = state.lines[mover]
+            state.lines[mover] = PlayerLine(score + total, score, line.crosses)
+            return events + [Event("win", mover, total, keep.dice, score=score + total)]
         state.turn_total = total
         state.in_hand = dice_left(self.turn, state.in_hand, keep.used)
-        state.phase = BANK
+        last = state.to_pass is not None and not self._last_turn().equals(self.units(total))
+        state.phase = ROLL if last else BANK
         return events
+
+    def _last_turn(self) -> LastTurn:
+        """The mover's last turn of a final round (``to_pass`` set)."""
+        state = self.state
+        return LastTurn(self.rules, self.units(state.lines[state.mover].score),
+                        self.units(state.to_pass))
 
     def _end_turn(self, banked: bool) -> list[Event]:
         state = self.state
         mover, line, unit = state.mover, state.lines[state.mover], self.rules.unit
+        if state.to_pass is not None:           # the last turn ends without passing
+            state.phase, state.roll = OVER, None
+            if banked:                          # equal to the score: the win is shared
+                state.lines[mover] = PlayerLine(state.to_pass, line.score, line.crosses)
+                return [Event("tie", mover, state.turn_total, score=state.to_pass)]
+            state.winner = (mover + 1) % self.players
+            return [Event("win", state.winner, score=state.to_pass)]
         before = (self.units(line.score), self.units(line.previous), line.crosses)
         state.offer = None
         if banked:
@@ -443,6 +479,9 @@ class Game:
                 kind = "cross" if after[2] > 0 else "fall"
                 events.append(Event(kind, mover, count=after[2], score=after[0] * unit))
         state.lines[mover] = PlayerLine(after[0] * unit, after[1] * unit, after[2])
+        if banked and self.rules.final_round and after[0] * unit >= self.rules.target:
+            state.to_pass = after[0] * unit
+            events.append(Event("last-turn", (mover + 1) % self.players, score=state.to_pass))
         state.mover = (mover + 1) % self.players
         state.turn_number += 1
         state.turn_total, state.in_hand, state.roll = 0, self.rules.dice, None

@@ -365,6 +365,10 @@ class Screen:
             return f"  {does('take')} over {event.points} with {_count(event.count)}"
         if kind == "fresh":
             return f"  {does('roll')} fresh"
+        if kind == "tie":
+            return f"  {does('bank')} {event.points}: {event.score}, equal: the win is shared"
+        if kind == "last-turn":
+            return f"{name} {'have' if name == 'you' else 'has'} one last turn to pass {event.score}"
         if kind == "decision" and event.seat in self.people:
             return self._verdict(event.decision)
         return None
@@ -379,7 +383,7 @@ class Screen:
     def review(self) -> None:
         game = self.game
         if game.state.winner is None:
-            self.write("no winner yet")
+            self.write("the win is shared" if game.phase == OVER else "no winner yet")
         for seat in self.people:
             review = game.review(seat)
             decisions = "1 decision" if review.decisions == 1 else f"{review.decisions} decisions"

@@ -100,10 +100,14 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
 
 def check_simulated(rules: Rules) -> None:
     """A UsageError for the rules the game loops do not play yet: a fall
-    that costs points (scores below 0; the loops index by score)."""
+    that costs points (scores below 0; the loops index by score) and a
+    final round (the loops end a game at the target)."""
     if rules.fall_penalty:
         raise UsageError(f"{rules.name}: simulate does not play a fall_penalty yet (the "
                          f"tables, advice and play do)")
+    if rules.final_round:
+        raise UsageError(f"{rules.name}: simulate does not play a final round yet (the "
+                         f"tables and advice do)")
 
 # ------------------------------------------------------------------ driver
 

@@ -30,19 +30,9 @@ enters through ``Values.reach`` (:mod:`solver.engine.solution`):
                 = 1                              w in seat 0: the second
                                                   player's reach ends the game
 
-with ``L(r)`` the second player's best chance (wins plus half the draws) of
-one turn that must bring ``r`` more units:
-
-    V(r, n) = 1 (r < 0, target "at least": passed)   0 (r < 0, exact: over)
-    V(0, n) = 1/2 (exact: equal at the target)
-            = max(1/2 if the player may stop (not hot dice in a forced game),
-                  roll(0, n))                      (target "at least")
-    V(r, n) = roll(r, n)                           (r > 0)
-    roll(r, n) = sum_rolls P(roll) * max(0 if the roll has no keep,
-                                         max_keeps V(r - points, dice left))
-    L(r) = V(r, D),
-
-an instant-win keep being worth 1. With every mechanism off, the solve is
+with ``L(r)`` the second player's best chance (wins plus half the draws)
+of one turn that must bring ``r`` more units to equal: ``V(r, D)`` of
+:mod:`solver.model.last_turn` with a tie worth 1/2. With every mechanism off, the solve is
 the game itself (a test checks it to 1e-12).
 
 The first player's share (wins plus half the draws) is the value of the
@@ -58,6 +48,7 @@ import numpy as np
 
 from solver.model.dice import keep_table
 from solver.model.errors import UsageError
+from solver.model.last_turn import last_turn_chance
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, model_space, score_space
 
@@ -84,6 +75,9 @@ class FairStart:
 
 
 def check(rules: Rules, fair: FairStart) -> None:
+    if rules.final_round:
+        raise UsageError(f"{rules.name} has a final round: the second player's last turn is "
+                         f"already a rule of the game")
     if fair.second_entry is not None:
         if fair.second_entry % rules.unit or not 0 <= fair.second_entry < rules.target:
             raise UsageError(f"second entry {fair.second_entry} must be a multiple of "
@@ -130,31 +124,6 @@ def seat_spaces(rules: Rules, fair: FairStart, fall_to=None) -> tuple[PlayerSpac
 
 
 # ------------------------------------------------------------- last turn
-
-def last_turn_chance(rules: Rules, most: int) -> np.ndarray:
-    """``L[r]`` for ``r = 0 .. most`` units (module docstring)."""
-    dice = keep_table(rules).packed()
-    D = rules.dice
-    below = int(dice.keep_units.max()) + 1          # rows r < 0, as far as a keep reaches
-    V = np.empty((below + most + 1, D + 1))
-    V[:below] = 0.0 if rules.exact_target else 1.0
-    V[:, 0] = 1.0                                   # an instant win
-    has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
-    starts = dice.keep_first[:-1][has_keep]
-    per_n = dice.roll_first[1:D + 1]
-    may_stop = np.array([not (rules.hot_dice_forced and n == D) for n in range(1, D + 1)])
-    for r in range(most + 1):
-        row = below + r
-        if r == 0 and rules.exact_target:
-            V[row, 1:] = 0.5
-            continue
-        best = np.zeros(len(dice.prob))
-        best[has_keep] = np.maximum.reduceat(V[row - dice.keep_units, dice.keep_col], starts)
-        V[row, 1:] = np.add.reduceat(dice.prob * best, per_n)
-        if r == 0:
-            V[row, 1:] = np.where(may_stop, np.maximum(V[row, 1:], 0.5), V[row, 1:])
-    return V[below:, D].copy()
-
 
 def reach_values(rules: Rules, space: PlayerSpace) -> np.ndarray:
     """``Values.reach`` of the last-turn rule (module docstring)."""

@@ -46,7 +46,8 @@ FILE_NAME = "solve-times.json"
 def kind_of(rules: Rules, memory: str | None, players: int) -> str:
     """The kind of a solve whose estimate errs alike: ``crosses-model-2``,
     ``plain-exact-3``, ..."""
-    crosses = "penalty" if rules.fall_penalty else "crosses" if rules.crosses else "plain"
+    crosses = "penalty" if rules.fall_penalty else "crosses" if rules.crosses \
+        else "final" if rules.final_round else "plain"
     memory = memory or ("model" if players == 2 and rules.falls_back else "exact")
     return f"{crosses}-{memory}-{players}"
 

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from solver.model.errors import UsageError
+from solver.model.last_turn import past_target_units
 from solver.model.rules import Rules
 from solver.model.states import first_bank_units
 from solver.tables import calibration
@@ -50,9 +51,9 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     check_player_count(players)
     if players == 2:
         return
-    if rules.fall_penalty:
-        raise UsageError(f"{rules.name}: a fall_penalty is solved for two players only (for "
-                         f"now)")
+    if rules.fall_penalty or rules.final_round:
+        rule = "a fall_penalty" if rules.fall_penalty else "a final round"
+        raise UsageError(f"{rules.name}: {rule} is solved for two players only (for now)")
     if memory == "model":
         raise UsageError("with three or more players the table keeps every previous score "
                          "(--memory exact); the crosses model is for two players")
@@ -249,8 +250,10 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     else:
         passes = 1.5 * (3.5 if rules.crosses else 1.0) * (4.0 if rules.has_takeover else 1.0)
         per_player = PLAYER_COST * players
-    seconds = passes * per_player * states ** players * rules.target_units * work_per_row / 2 \
-        / SOLVE_RATE
+    # A turn DP's rows: half the target on average, and with a final round
+    # every turn start's rows past the target as well.
+    rows = rules.target_units / 2 + past_target_units(rules)
+    seconds = passes * per_player * states ** players * rows * work_per_row / SOLVE_RATE
     if calibrated:
         seconds *= calibration.factor(calibration.kind_of(rules, memory, players))
     return seconds

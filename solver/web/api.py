@@ -22,8 +22,10 @@ the page dropping its last entry, and a restarted server loses nothing.
     text, as ``farkle card`` prints it, and the points it gives up; null
     where the game has none).
     Seats (``mover``, ``winner``, ``seat``) are indices into ``sheet``, 0
-    first; ``recommended`` indexes ``advice.choices`` (docs/rules.md's
-    tie-break among equal choices).
+    first (``winner`` null once over: a final round's shared win; ``to_pass``
+    the score a final round's last turn must pass, else null);
+    ``recommended`` indexes ``advice.choices`` (docs/rules.md's tie-break
+    among equal choices).
 ``POST /api/advise``  ``{"game", "me", "opp", "turn", "dice", "roll",
 "offer", "crosses", "previous", "opp_crosses", "opp_previous"}``
     what ``farkle advise --json`` prints for the same options.
@@ -163,6 +165,7 @@ class TableDesk:
             if game.phase == OVER:
                 chart.append({"turn": game.state.turn_number, "seat": game.state.winner,
                               "chances": [float(seat == game.state.winner)
+                                          if game.state.winner is not None else 1 / players
                                           for seat in range(players)]})
             elif game.state.turn_number != chart[-1]["turn"]:
                 chart.append(self._chart_point(game))
@@ -219,7 +222,7 @@ class TableDesk:
             "roll": list(state.roll) if state.roll else None,
             "offer": ({"points": state.offer[0], "dice": state.offer[1]}
                       if state.offer else None),
-            "winner": state.winner,
+            "winner": state.winner, "to_pass": state.to_pass,
             "advice": advice.to_json() if advice is not None else None,
             # docs/rules.md's tie-break may prefer a choice after the first.
             "recommended": (advice.choices.index(best_choice(advice))
@@ -249,7 +252,7 @@ def _rules_summary(rules: Rules) -> dict:
     return {"target": rules.target, "dice": rules.dice, "unit": rules.unit,
             "entry": rules.entry, "crosses": rules.crosses,
             "fall_penalty": rules.fall_penalty, "floor": rules.floor,
-            "takeover": rules.has_takeover}
+            "takeover": rules.has_takeover, "final_round": rules.final_round}
 
 
 def _enter(game: Game, entry) -> list:

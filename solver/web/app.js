@@ -317,6 +317,8 @@ function eventWords(e) {
     case "fresh": return `${who} rolls fresh`;
     case "overshoot": return `${who} overshoots the target: ${e.points} lost`;
     case "win": return `${who} wins with ${e.score}`;
+    case "last-turn": return `${who}: one last turn to pass ${e.score}`;
+    case "tie": return `${who} banked ${e.points}, equal at ${e.score}: the win is shared`;
     default: return null;
   }
 }
@@ -340,7 +342,8 @@ function renderStatus(a) {
   const model = a.model ? `advice model: ${a.model}` : `exact ${a.players}-player table`;
   let line;
   if (a.phase === "over") {
-    line = `<p class="turn"><strong>${esc(nameOf(a.winner))}</strong> has won</p>`;
+    line = a.winner === null ? `<p class="turn">The win is shared</p>`
+      : `<p class="turn"><strong>${esc(nameOf(a.winner))}</strong> has won</p>`;
   } else {
     line = `<p class="turn">Turn ${a.turn_number}: <strong id="mover">${esc(nameOf(a.mover))}</strong> to play</p>` +
       `<p class="counts">turn total <strong id="turn-total">${a.turn_total}</strong> · ` +
@@ -407,7 +410,8 @@ function renderDecision(a) {
       advice.choices.map((c) => choiceButton(c, c === best, esc(words[c.action] || c.action))).join("") +
       `</div>`;
   } else if (a.phase === "over") {
-    html = `<h2 id="winner">${esc(nameOf(a.winner))} wins with ${a.sheet[a.winner].score}</h2>` +
+    html = (a.winner === null ? `<h2 id="winner">The win is shared at ${a.to_pass}</h2>`
+      : `<h2 id="winner">${esc(nameOf(a.winner))} wins with ${a.sheet[a.winner].score}</h2>`) +
       `<h3>Review: win probability given up by each player's decisions</h3><ul id="review">` +
       a.sheet.map((line, seat) => `<li>${esc(nameOf(seat))}: ` +
         `gave up ${pp(line.given_up)}</li>`).join("") +
