@@ -41,7 +41,7 @@ from solver.engine.solution_n import MultiSolution
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import past_target_units
-from solver.model.states import Line, player_state
+from solver.model.states import Line, check_turn, player_state
 from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
 
 
@@ -106,17 +106,14 @@ class Advice:
 
 def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
     """(turn total in units, dice in hand), or a UsageError saying why not."""
-    if not 1 <= dice <= rules.dice:
-        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
-    if turn % rules.unit or turn < 0:
-        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+    check_turn(rules, turn, dice)
     past = past_target_units(rules) * rules.unit      # a final round's banks past the target
-    if me + turn >= rules.target + past:
+    if past and me + turn >= rules.target + past:
+        raise UsageError(f"turn total {turn} takes the score {me} {past:,} or more past the "
+                         f"target {rules.target}, farther than the table holds: bank")
+    if not past and me + turn >= rules.target:
         raise UsageError(f"turn total {turn} takes the score {me} to the target "
-                         f"{rules.target}{f' and {past:,} past it' if past else ''} or past "
-                         f"it: the turn is already over")
-    if turn == 0 and dice != rules.dice:
-        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+                         f"{rules.target} or past it: the turn is already over")
     return turn // rules.unit, dice
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import LastTurn
+from solver.model.states import check_turn
 from solver.model.turn_rules import TurnRules, dice_left, may_bank
 
 SHARED = 0.5
@@ -41,14 +42,9 @@ def position(rules, me, opp, turn, dice, **more) -> dict:
 def last_turn(rules, me: int, opp: int, turn: int, dice: int) -> LastTurn:
     """The last turn of a player at ``me`` against ``opp`` (points), or a
     UsageError saying why the position cannot be."""
-    if not 1 <= dice <= rules.dice:
-        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
-    if turn % rules.unit or turn < 0:
-        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+    check_turn(rules, turn, dice)
     if me >= opp:
-        raise UsageError(f"in the last turn my score {me} is below the {opp} to pass")
-    if turn == 0 and dice != rules.dice:
-        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+        raise UsageError(f"in the last turn my score {me} must be below the {opp} to pass")
     turn_ = LastTurn(rules, me // rules.unit, opp // rules.unit)
     if turn_.passed(turn // rules.unit) and turn:
         raise UsageError(f"turn total {turn} passes {opp}: the turn is already over")

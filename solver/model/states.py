@@ -316,6 +316,17 @@ def first_bank_units(rules: Rules) -> int:
     return max(rules.entry_units, rules.min_bank_units, 1)
 
 
+def check_turn(rules: Rules, turn: int, dice: int) -> None:
+    """A UsageError where a turn total (points) and dice in hand cannot be
+    a position inside a turn, whatever the scores."""
+    if not 1 <= dice <= rules.dice:
+        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
+    if turn % rules.unit or turn < 0:
+        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+    if turn == 0 and dice != rules.dice:
+        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+
+
 def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = None) -> None:
     """A UsageError where a score-sheet line cannot occur in ``rules``,
     worked out from the rules alone: no player space is built, so a line of
