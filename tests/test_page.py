@@ -409,6 +409,29 @@ def test_the_strategy_card_is_shown_beside_the_sheet(page, players):
     page.no_side_scroll()
 
 
+def test_a_final_round_by_clicking(page):
+    """Farkle's final round on the page (the committed table): Ann rolls
+    six 6s four times and banks 12,000; Bob's last turn is a zero roll and
+    the game is Ann's."""
+    state = page.start("farkle", ["Ann", "Bob"])
+    for turn_total in (3000, 6000, 9000, 12000):
+        state = page.roll(6, 6, 6, 6, 6, 6)
+        assert state["phase"] == "keep"
+        state = page.act('.choice[data-keep="6,6,6,6,6,6"]')
+        assert state["phase"] == "bank" and state["turn_total"] == turn_total
+        if turn_total < 12000:
+            state = page.act('.choice[data-action="roll"]')
+    # Past the target the table still prices the bank against rolling on.
+    assert {a for a, _, _, _ in page.shown_choices()} == {"bank", "roll"}
+    state = page.act('.choice[data-action="bank"]')
+    assert state["to_pass"] == 12000 and state["mover"] == 1 and state["phase"] == "roll"
+    assert "Bob: one last turn to pass 12000" in page.text("#log")
+    state = page.roll(2, 2, 3, 4, 6, 6)
+    assert state["phase"] == "over" and state["winner"] == 0
+    assert page.text("#winner") == "Ann wins with 12000"
+    page.no_side_scroll()
+
+
 def test_take_over_and_a_cross_by_clicking(browser, house_server):
     """House rules given to serve: a dix-mille to 800, with the crosses and
     previous scores on the sheet, an offer taken over, and a cross."""
