@@ -15,6 +15,13 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
 if _worker != "gw0":
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(
         tempfile.gettempdir(), f"farkle-solver-numba-{_worker}")
+# One core per worker: numba's parallel kernels (a card's evaluation, the
+# solver's levels) run one thread each, the CLI's subprocesses too. Two
+# threads a worker on two cores made OpenMP's waiting threads spin against
+# the other worker: a card fit of a few seconds alone took 35 s in the
+# suite (docs/benchmarks/suite.md). A test that wants threads sets them.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 
 @pytest.fixture(autouse=True)
