@@ -125,11 +125,6 @@ class LastTurn:
         """Whether a bank of ``t`` would equal the score (a shared win)."""
         return self.ties and self.left(turn_total) == 0
 
-    def chance(self, turn_total: int, in_hand: int) -> float:
-        """The best chance from ``t`` with ``n`` in hand (``V``)."""
-        return 1.0 if self.passed(turn_total) else float(self.values[self.left(turn_total),
-                                                                      in_hand])
-
     def roll(self, turn_total: int, in_hand: int) -> float:
         """The chance of rolling on (at the goal, rather than stopping:
         every scoring keep then passes)."""

@@ -426,7 +426,10 @@ class Game:
         events = [Event("keep", mover, keep.points, keep.dice, forced=forced)]
         state.roll = None
         result = keep_result(self.turn, self.units(score), self.units(total), keep.win)
-        if result == WIN:
+        last_turn = self._last_turn() if state.to_pass is not None else None
+        # A win, or a final round's last turn that passes the score: it
+        # ends there, and the game.
+        if result == WIN or (last_turn is not None and last_turn.passed(self.units(total))):
             state.winner, state.phase, state.turn_total = mover, OVER, total
             # The sheet ends with the winning turn written in.
             line = state.lines[mover]
@@ -434,16 +437,10 @@ class Game:
             return events + [Event("win", mover, total, keep.dice, score=score + total)]
         if result == OVERSHOOT:
             return events + [Event("overshoot", mover, total)] + self._end_turn(banked=False)
-        if state.to_pass is not None and self._last_turn().passed(self.units(total)):
-            # The last turn passes the score: it ends there, and the game.
-            state.winner, state.phase, state.turn_total = mover, OVER, total
-            line = state.lines[mover]
-            state.lines[mover] = PlayerLine(score + total, score, line.crosses)
-            return events + [Event("win", mover, total, keep.dice, score=score + total)]
         state.turn_total = total
         state.in_hand = dice_left(self.turn, state.in_hand, keep.used)
-        last = state.to_pass is not None and not self._last_turn().equals(self.units(total))
-        state.phase = ROLL if last else BANK
+        # The last turn's only bank equals the score.
+        state.phase = ROLL if last_turn and not last_turn.equals(self.units(total)) else BANK
         return events
 
     def _last_turn(self) -> LastTurn:
