@@ -89,12 +89,13 @@ class Solution(SolvedGame):
     (``space.bank_slot``, ``space.offers``)."""
     stats: dict = field(default_factory=dict)
     reach: np.ndarray | None = None
-    """``Values.reach``; None: the game's own (:func:`final_round_reach`)."""
+    """``Values.reach``; None until :meth:`values` works out the game's own
+    (:func:`final_round_reach`)."""
 
     def values(self) -> Values:
-        reach = final_round_reach(self.rules, self.space.score) if self.reach is None \
-            else self.reach
-        return Values(self.W, self.take_values, reach)
+        if self.reach is None:      # worked out once: a final round's takes a few ms
+            self.reach = final_round_reach(self.rules, self.space.score)
+        return Values(self.W, self.take_values, self.reach)
 
     players = 2
 

@@ -386,8 +386,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           reach: np.ndarray | None = None) -> Solution:
     """Solve the two-player game on ``space`` (default: the rules' own).
     ``initial`` seeds ``W`` (else each turn start starts from its solved
-    neighbours' values, :func:`guess_level`); ``reach`` is ``Values.reach`` (None: reaching the
-    target wins). ``progress(done, total)`` is called after each
+    neighbours' values, :func:`guess_level`); ``reach`` is ``Values.reach`` (None: the rules' own,
+    :func:`solver.engine.solution.final_round_reach`). ``progress(done, total)`` is called after each
     level with counts of turn starts."""
     started = time.perf_counter()
     space = space or player_space(rules)
@@ -406,8 +406,8 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
                             max(rules.dice - 1, 1)))
 
     W = np.full((P, P), 0.5) if initial is None else np.array(initial, dtype=np.float64)
-    values = Values(W, take_values, final_round_reach(rules, space.score) if reach is None
-                    else reach)
+    reach = final_round_reach(rules, space.score) if reach is None else reach
+    values = Values(W, take_values, reach)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     all_passes = np.zeros(n_blocks, dtype=np.int64)
