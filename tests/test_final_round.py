@@ -115,6 +115,18 @@ def test_in_the_last_turn_the_chance_is_to_pass(house):
 
 
 @pytest.mark.parametrize("args, said", [
+    (("--me", 1100, "--opp", 1200), "must be below the target 1000"),
+    (("--me", 900, "--opp", 20000), "past 17400, farther than"),
+    (("--me", 500, "--opp", 1200, "--turn", 750, "--dice", 2), "passes 1200: the turn is"),
+])
+def test_last_turns_that_cannot_be_are_one_line(house, args, said):
+    rules, env = house
+    answer = run("advise", "--rules", rules, *args, env=env)
+    assert answer.returncode == 2 and said in answer.stderr, answer.stderr
+    assert answer.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("args, said", [
     (("simulate", "--a", "optimal", "--b", "optimal"), "simulate does not play a final round"),
     (("card", "--fit"), "not fitted to a final round"),
     (("solve", "--players", "3"), "two players only"),

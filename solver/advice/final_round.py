@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
-from solver.model.last_turn import LastTurn
+from solver.model.last_turn import LastTurn, past_target_units
 from solver.model.states import check_turn
 from solver.model.turn_rules import TurnRules, dice_left, may_bank
 
@@ -43,8 +43,13 @@ def last_turn(rules, me: int, opp: int, turn: int, dice: int) -> LastTurn:
     """The last turn of a player at ``me`` against ``opp`` (points), or a
     UsageError saying why the position cannot be."""
     check_turn(rules, turn, dice)
-    if me >= opp:
-        raise UsageError(f"in the last turn my score {me} must be below the {opp} to pass")
+    if me >= rules.target:
+        raise UsageError(f"in the last turn my score {me} must be below the target "
+                         f"{rules.target} (only the other player has reached it)")
+    most = rules.target + past_target_units(rules) * rules.unit
+    if opp > most:
+        raise UsageError(f"the other player's {opp} is past {most}, farther than a final "
+                         f"round's table holds")
     turn_ = LastTurn(rules, me // rules.unit, opp // rules.unit)
     if turn_.passed(turn // rules.unit) and turn:
         raise UsageError(f"turn total {turn} passes {opp}: the turn is already over")
