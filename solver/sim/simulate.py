@@ -107,7 +107,7 @@ def check_simulated(rules: Rules) -> None:
                          f"tables, advice and play do)")
     if rules.final_round:
         raise UsageError(f"{rules.name}: simulate does not play a final round yet (the "
-                         f"tables and advice do)")
+                         f"tables, advice, play and the page do)")
 
 # ------------------------------------------------------------------ driver
 
