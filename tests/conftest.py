@@ -33,10 +33,11 @@ def tables_in_tmp(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
-def farkle(*args, check=None):
-    """Run the CLI as a user would; returns the CompletedProcess."""
+def farkle(*args, check=None, env=None):
+    """Run the CLI as a user would (in ``env``, else this process's
+    environment); returns the CompletedProcess."""
     result = subprocess.run([sys.executable, "-m", "solver.cli", *map(str, args)],
-                            capture_output=True, text=True, timeout=600)
+                            capture_output=True, text=True, timeout=600, env=env)
     if check is not None:
         assert result.returncode == check, result.stderr
     return result

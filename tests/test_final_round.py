@@ -9,11 +9,11 @@ games with a final round against the reference solver.)"""
 
 import json
 import os
-import subprocess
 import sys
 from functools import lru_cache
 
 import pytest
+from conftest import farkle
 from reference_solver import pass_chances, roll_arrays, tie_chances
 
 from solver.model.last_turn import CAP_CHANCE, last_turn_chance, past_target_units
@@ -55,24 +55,20 @@ def test_the_last_turn_of_farkle_is_the_reference_recursion():
 HOUSE = 'base = "farkle"\nname = "farkle-small"\ntarget = 1000\n'
 
 
-def run(*args, env):
-    return subprocess.run([sys.executable, "-m", "solver.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env)
-
 
 @pytest.fixture(scope="module")
 def house(tmp_path_factory):
     folder = tmp_path_factory.mktemp("final")
     (folder / "house.toml").write_text(HOUSE)
     env = {**os.environ, "FARKLE_TABLES": str(folder / "tables")}
-    made = run("solve", "--rules", folder / "house.toml", env=env)
+    made = farkle("solve", "--rules", folder / "house.toml", env=env)
     assert made.returncode == 0, made.stderr
     return folder / "house.toml", env
 
 
 def advise(house, *args):
     rules, env = house
-    answer = run("advise", "--rules", rules, *args, "--json", env=house[1])
+    answer = farkle("advise", "--rules", rules, *args, "--json", env=env)
     assert answer.returncode == 0, answer.stderr
     return json.loads(answer.stdout)
 
@@ -121,7 +117,7 @@ def test_in_the_last_turn_the_chance_is_to_pass(house):
 ])
 def test_last_turns_that_cannot_be_are_one_line(house, args, said):
     rules, env = house
-    answer = run("advise", "--rules", rules, *args, env=env)
+    answer = farkle("advise", "--rules", rules, *args, env=env)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
     assert answer.stderr.count("\n") == 1
 
@@ -133,7 +129,7 @@ def test_last_turns_that_cannot_be_are_one_line(house, args, said):
 ])
 def test_what_is_not_played_yet_says_so(house, args, said):
     rules, env = house
-    answer = run(args[0], "--rules", rules, *args[1:], env=env)
+    answer = farkle(args[0], "--rules", rules, *args[1:], env=env)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
     assert answer.stderr.count("\n") == 1
 
@@ -145,7 +141,7 @@ def test_what_is_not_played_yet_says_so(house, args, said):
 def test_house_files_that_the_final_round_cannot_take(tmp_path, text, said):
     path = tmp_path / "bad.toml"
     path.write_text(text if text.startswith("base") else HOUSE + text)
-    answer = run("variants", "--rules", path, env=dict(os.environ))
+    answer = farkle("variants", "--rules", path)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
     assert answer.stderr.count("\n") == 1
 

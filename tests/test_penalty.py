@@ -6,10 +6,9 @@ the reference solver in tests/test_reference.py (two penalty games)."""
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+from conftest import farkle
 
 from solver.model.rules import get_rules
 from solver.model.turn_rules import TurnRules, after_bank, after_zero_turn
@@ -46,19 +45,15 @@ def house(tmp_path_factory):
     folder = tmp_path_factory.mktemp("penalty")
     (folder / "house.toml").write_text(HOUSE)
     env = {**os.environ, "FARKLE_TABLES": str(folder / "tables")}
-    made = run("solve", "--rules", folder / "house.toml", env=env)
+    made = farkle("solve", "--rules", folder / "house.toml", env=env)
     assert made.returncode == 0, made.stderr
     return folder / "house.toml", env
 
 
-def run(*args, env):
-    return subprocess.run([sys.executable, "-m", "solver.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env)
-
 
 def advise(house, *args):
     rules, env = house
-    return run("advise", "--rules", rules, *args, env=env)
+    return farkle("advise", "--rules", rules, *args, env=env)
 
 
 def test_advice_below_zero_and_with_crosses(house):
@@ -93,7 +88,7 @@ def test_lines_that_cannot_be_are_one_line(house, args, said):
 ])
 def test_what_is_not_modelled_yet_says_so(house, args, said):
     rules, env = house
-    answer = run(args[0], "--rules", rules, *args[1:], env=env)
+    answer = farkle(args[0], "--rules", rules, *args[1:], env=env)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
     assert answer.stderr.count("\n") == 1
 
@@ -107,5 +102,5 @@ def test_what_is_not_modelled_yet_says_so(house, args, said):
 def test_house_files_that_the_penalty_cannot_take(tmp_path, change, said):
     path = tmp_path / "bad.toml"
     path.write_text(house_file(**change))
-    answer = run("variants", "--rules", path, env=dict(os.environ))
+    answer = farkle("variants", "--rules", path)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr

@@ -41,7 +41,7 @@ from solver.engine.solution_n import MultiSolution
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import past_target_units
-from solver.model.states import Line, check_turn, player_state
+from solver.model.states import Line, check_roll, check_turn, player_state
 from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
 
 
@@ -206,10 +206,7 @@ class Advisor:
         key, zero_to = self._start(me, opp)
         t, n = self._turn(me, turn, dice)
         roll = list(roll)
-        if len(roll) != n:
-            raise UsageError(f"the roll has {len(roll)} dice but {n} are in hand")
-        if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
-            raise UsageError("every die must be 1 to 6")
+        check_roll(roll, n)
         Z, R, A, B, mix = self._replay(key, zero_to)
         position = self._position(me=me, opp=opp, turn=turn, dice=dice, roll=sorted(roll))
         options = keeps(rules, counts_of(roll))

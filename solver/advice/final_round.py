@@ -20,7 +20,7 @@ from __future__ import annotations
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import LastTurn, past_target_units
-from solver.model.states import check_turn
+from solver.model.states import check_roll, check_turn
 from solver.model.turn_rules import TurnRules, dice_left, may_bank
 
 SHARED = 0.5
@@ -73,10 +73,7 @@ def keep(rules, me: int, opp: int, turn: int, dice: int, roll):
     """``[(keep dice, points, win, then)]``, best first (``then``: ``win``,
     ``bank`` (a shared win) or ``roll``); empty for a zero roll."""
     turn_ = last_turn(rules, me, opp, turn, dice)
-    if len(roll) != dice:
-        raise UsageError(f"the roll has {len(roll)} dice but {dice} are in hand")
-    if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
-        raise UsageError("every die must be 1 to 6")
+    check_roll(roll, dice)
     turn_rules = TurnRules.of(rules)
     out = []
     for option in keeps(rules, counts_of(list(roll))):

@@ -27,8 +27,9 @@ Inside the turn, with ``t`` the turn total and ``n`` the dice in hand:
     W[m, w]   = R(0, D)            a turn starts by rolling every die.
 
 With a final round (``Rules.final_round``) reaching the target does not end
-the turn: for ``T <= t < T + E`` (``E = reach.shape[1] - 1``,
-:func:`solver.model.last_turn.past_target_units`) the mover may bank, and
+the turn: for ``T <= t < T + E`` (``E``: ``rows_past_target`` of
+:mod:`solver.model.turn_rules`, :func:`solver.model.last_turn.past_target_units`)
+the mover may bank, and
 
     B(t, n)   = reach[w, t - T]          the other player's last turn fails
                                          (:func:`solver.engine.solution.final_round_reach`)
@@ -67,7 +68,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.model.turn_rules import OVERSHOOT, keep_result, may_bank, offer
+from solver.model.turn_rules import OVERSHOOT, keep_result, may_bank, offer, rows_past_target
 
 
 def pad(rules, rows: int) -> int:
@@ -79,9 +80,8 @@ def pad(rules, rows: int) -> int:
 def bank_rows(rules, values, score: int) -> int:
     """Turn totals below which a mover at ``score`` may bank: the target
     (``T``), and with a final round the totals past it that the turn DP
-    holds (``Values.reach``'s columns less the last, which the DP banks)."""
-    T = rules.target - score
-    return T + (values.reach.shape[1] - 1 if rules.final_round else 0)
+    holds (``rows_past_target``)."""
+    return rules.target - score + rows_past_target(rules, values.reach.shape[1])
 
 
 def bank_allowed(rules, moves, m, rows=None) -> np.ndarray:
@@ -102,8 +102,9 @@ def bank_values(rules, moves, values, m, w, Z):
     forbid the bank. ``rules`` is a :class:`solver.model.turn_rules.TurnRules`
     record, ``moves`` and ``values`` the records of :mod:`solver.engine.turn_kernel`."""
     D = rules.dice
-    T = rules.target - int(moves.score[m])
-    allowed = bank_allowed(rules, moves, m, bank_rows(rules, values, int(moves.score[m])))
+    score = int(moves.score[m])
+    T = rules.target - score
+    allowed = bank_allowed(rules, moves, m, bank_rows(rules, values, score))
     B = np.full(allowed.shape, -np.inf)
     B[T:] = values.reach[w, :len(B) - T, None]     # a final round's banks past the target
     ts = np.flatnonzero(allowed[:T].any(axis=1))

@@ -11,10 +11,10 @@ Arguments travel as records: ``rules`` (:class:`solver.model.turn_rules.TurnRule
 take-over rows), ``values`` (:class:`solver.engine.solution.Values`: ``W`` and the
 take-over values) and ``work`` (:class:`TurnWork`: the DP's arrays, filled).
 
-With a final round the DP runs on past the target to ``end = T + E`` (``E =
-reach.shape[1] - 1``), banking there at ``reach[w, t - T]`` (slope 0:
-the other player's last turn does not read ``Z``); without one ``end =
-T`` and nothing changes.
+With a final round the DP runs on past the target to ``end = T + E`` (``E``
+the turn rules' ``rows_past_target``), banking there at ``reach[w, t - T]``
+(slope 0: the other player's last turn does not read ``Z``); without one
+``end = T`` and nothing changes.
 
 The keep loop is written out in full: a call per keep costs several times
 the work of the keep. :func:`four_lanes` runs four movers in lanes, their
@@ -51,7 +51,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import literally, njit
 
-from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
+from solver.model.compiled_rules import (
+    drop_stale_caches,
+    keep_result,
+    may_bank,
+    offer,
+    rows_past_target,
+)
 from solver.model.turn_rules import OVERSHOOT
 
 drop_stale_caches(__file__)
@@ -156,7 +162,7 @@ def four_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     m = ms[0]
     score = scores[m]
     T = rules.target - score
-    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
+    end = T + rows_past_target(rules, reach.shape[1])
     for t in range(A.shape[0]):
         past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
         reached = reach[w, min(t - T, reach.shape[1] - 1)] if t >= T else 1.0
@@ -279,7 +285,7 @@ def many_lanes(rules, dice, moves, values, ms, w, Zs, roll_rows, work, out_value
     m = ms[0]
     score = scores[m]
     T = rules.target - score
-    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
+    end = T + rows_past_target(rules, reach.shape[1])
     value = np.empty(K)
     slope = np.zeros(K)
     for t in range(A.shape[0]):
@@ -394,7 +400,7 @@ def one_lane(rules, dice, moves, values, m, w, Z, roll_rows, work, slopes):
     D = rules.dice
     score = scores[m]
     T = rules.target - score
-    end = T + (reach.shape[1] - 1 if rules.final_round else 0)   # rows that bank past T
+    end = T + rows_past_target(rules, reach.shape[1])
     for t in range(A.shape[0]):
         A[t, 0] = 1.0
         if slopes:

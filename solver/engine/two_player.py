@@ -76,7 +76,7 @@ from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.solution import Solution, Values, final_round_reach
 from solver.engine.turn import pad
 from solver.engine.turn_kernel import LANES, TurnWork, turn_dp_lanes, turn_dp_one
-from solver.model.compiled_rules import drop_stale_caches
+from solver.model.compiled_rules import drop_stale_caches, rows_past_target
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
@@ -271,7 +271,7 @@ def solve_block(b, blocks, newton, rules, dice, moves, values, node_slope):
     slopes last stored in ``node_slope``."""
     W, take_values, reach = values
     D = rules.dice
-    past = reach.shape[1] - 1 if rules.final_round else 0     # a final round's rows
+    past = rows_past_target(rules, reach.shape[1])
     g0, g1 = blocks.block_start[b], blocks.block_start[b + 1]
     n0 = blocks.group_start[g0]
     k = blocks.group_start[g1] - n0
@@ -386,9 +386,10 @@ def solve(rules: Rules, space: PlayerSpace | None = None, tol: float = 1e-12,
           reach: np.ndarray | None = None) -> Solution:
     """Solve the two-player game on ``space`` (default: the rules' own).
     ``initial`` seeds ``W`` (else each turn start starts from its solved
-    neighbours' values, :func:`guess_level`); ``reach`` is ``Values.reach`` (None: the rules' own,
-    :func:`solver.engine.solution.final_round_reach`). ``progress(done, total)`` is called after each
-    level with counts of turn starts."""
+    neighbours' values, :func:`guess_level`); ``reach`` is ``Values.reach``
+    (None: the rules' own, :func:`solver.engine.solution.final_round_reach`).
+    ``progress(done, total)`` is called after each level with counts of turn
+    starts."""
     started = time.perf_counter()
     space = space or player_space(rules)
     blocks = build_blocks(space)

@@ -27,7 +27,7 @@ from solver.model import turn_rules
 
 RULES = ("keep_result", "dice_left", "may_bank_total", "may_bank", "banked_score", "offer",
          "may_take_over", "add_cross", "after_bank", "after_zero_turn", "bank_changes_nothing",
-         "offer_only_overshoots")
+         "offer_only_overshoots", "rows_past_target")
 
 
 def compiled_copies(module: types.ModuleType, names, compiled: dict | None = None) -> dict:
@@ -47,7 +47,7 @@ def compiled_copies(module: types.ModuleType, names, compiled: dict | None = Non
 COMPILED_RULES = compiled_copies(turn_rules, RULES)
 (keep_result, dice_left, may_bank_total, may_bank, banked_score, offer, may_take_over,
  add_cross, after_bank, after_zero_turn, bank_changes_nothing,
- offer_only_overshoots) = (COMPILED_RULES[_name] for _name in RULES)
+ offer_only_overshoots, rows_past_target) = (COMPILED_RULES[_name] for _name in RULES)
 
 
 def drop_stale_caches(kernel_file: str, *called_files: str) -> None:

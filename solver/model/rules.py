@@ -73,8 +73,8 @@ class Rules:
     final_round: bool = False
     """True: reaching the target does not end the game. The player who
     reaches it may roll on and bank any total past it; the other player then
-    has one last turn, and wins only by passing that score (an equal score
-    leaves the first there the winner). False: reaching the target wins."""
+    has one last turn, and wins by passing that score (a bank that equals it
+    shares the win). False: reaching the target wins."""
     keep_rule: str = "any"
     """Which keeps a roll allows: ``any`` non-empty set of scoring dice, or
     ``all`` of them (the roll's keep with the most dice, then the most

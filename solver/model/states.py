@@ -327,6 +327,14 @@ def check_turn(rules: Rules, turn: int, dice: int) -> None:
         raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
 
 
+def check_roll(roll, in_hand: int) -> None:
+    """A UsageError where ``roll`` cannot be a throw of ``in_hand`` dice."""
+    if len(roll) != in_hand:
+        raise UsageError(f"the roll has {len(roll)} dice but {in_hand} are in hand")
+    if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
+        raise UsageError("every die must be 1 to 6")
+
+
 def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = None) -> None:
     """A UsageError where a score-sheet line cannot occur in ``rules``,
     worked out from the rules alone: no player space is built, so a line of

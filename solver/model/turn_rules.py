@@ -27,6 +27,10 @@ total, ``n`` the dice in hand, ``D = r.dice``, ``T = r.target``:
     offer(r, n)                = n where a bank with 1 <= n <= D - 1 dice unset
                                  is offered to the next player, else 0
     may_take_over(r, s)        = take-over exists and s >= its minimum
+    rows_past_target(r, k)     = k - 1 with a final round, else 0: the totals
+                                 past the target at which a turn DP may still
+                                 bank (``k`` the columns of ``Values.reach``;
+                                 at the last one the DP banks by decree)
     bank_changes_nothing(r, s, t)    banked_score(r, s, t) == s (at the cap)
     offer_only_overshoots(r, s, t)   every keep from an offer of t overshoots
     add_cross(r, c)            = (c + 1, False), or (0, True) at the last cross
@@ -134,6 +138,10 @@ def banked_score(r, score, turn_total):
 
 def offer(r, in_hand):
     return in_hand if r.take_min >= 0 and 1 <= in_hand < r.dice else 0
+
+
+def rows_past_target(r, reach_columns):
+    return reach_columns - 1 if r.final_round else 0
 
 
 def bank_changes_nothing(r, score, turn_total):
