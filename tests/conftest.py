@@ -47,17 +47,22 @@ def farkle(*args, check=None, env=None):
 SMALL_DIX = 'base = "dix-mille"\nname = "dix-small"\ntarget = 800\n'
 
 
+def solved_house(folder, text, file_name="house.toml"):
+    """A house-rules file of ``text`` in ``folder``, its table made by
+    ``farkle solve --rules`` into ``folder/tables``: (rules file, the
+    environment whose ``FARKLE_TABLES`` is that directory)."""
+    rules = folder / file_name
+    rules.write_text(text)
+    env = {**os.environ, "FARKLE_TABLES": str(folder / "tables")}
+    farkle("solve", "--rules", rules, env=env, check=0)
+    return rules, env
+
+
 def small_dix(folder):
     """SMALL_DIX's rules file in ``folder`` and its table, solved into
     ``folder/tables``: (rules file, table directory)."""
-    rules = folder / "dix-small.toml"
-    rules.write_text(SMALL_DIX)
-    tables = folder / "tables"
-    made = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--rules", str(rules)],
-                          env={**os.environ, "FARKLE_TABLES": str(tables)},
-                          capture_output=True, text=True, timeout=300)
-    assert made.returncode == 0, made.stderr
-    return rules, tables
+    rules, env = solved_house(folder, SMALL_DIX, "dix-small.toml")
+    return rules, folder / "tables"
 
 
 def start_server(tables, *options, cwd, home=None):

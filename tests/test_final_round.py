@@ -8,12 +8,11 @@ not played yet says so in one line. (tests/test_reference.py checks whole
 games with a final round against the reference solver.)"""
 
 import json
-import os
 import sys
 from functools import lru_cache
 
 import pytest
-from conftest import farkle
+from conftest import farkle, solved_house
 from reference_solver import pass_chances, roll_arrays, tie_chances
 
 from solver.model.last_turn import CAP_CHANCE, last_turn_chance, past_target_units
@@ -55,15 +54,10 @@ def test_the_last_turn_of_farkle_is_the_reference_recursion():
 HOUSE = 'base = "farkle"\nname = "farkle-small"\ntarget = 1000\n'
 
 
-
 @pytest.fixture(scope="module")
 def house(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("final")
-    (folder / "house.toml").write_text(HOUSE)
-    env = {**os.environ, "FARKLE_TABLES": str(folder / "tables")}
-    made = farkle("solve", "--rules", folder / "house.toml", env=env)
-    assert made.returncode == 0, made.stderr
-    return folder / "house.toml", env
+    """The house file and the environment that reads its table."""
+    return solved_house(tmp_path_factory.mktemp("final"), HOUSE)
 
 
 def advise(house, *args):

@@ -5,10 +5,9 @@ three zero turns, no score below -300. The solver itself is checked against
 the reference solver in tests/test_reference.py (two penalty games)."""
 
 import json
-import os
 
 import pytest
-from conftest import farkle
+from conftest import farkle, solved_house
 
 from solver.model.rules import get_rules
 from solver.model.turn_rules import TurnRules, after_bank, after_zero_turn
@@ -42,13 +41,8 @@ def test_the_penalty_rule_from_the_sheet():
 
 @pytest.fixture(scope="module")
 def house(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("penalty")
-    (folder / "house.toml").write_text(HOUSE)
-    env = {**os.environ, "FARKLE_TABLES": str(folder / "tables")}
-    made = farkle("solve", "--rules", folder / "house.toml", env=env)
-    assert made.returncode == 0, made.stderr
-    return folder / "house.toml", env
-
+    """The house file and the environment that reads its table."""
+    return solved_house(tmp_path_factory.mktemp("penalty"), HOUSE)
 
 
 def advise(house, *args):
