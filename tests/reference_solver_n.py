@@ -65,6 +65,8 @@ outside the turn (``Z``, the next turn starts and their take-over values)
 comes from the previous sweep. Rows ``t >= T - a`` are reached only by taking
 over: left at 0 (never read) for a line that may not take over, computed once
 at ``t = T - a`` and copied for a taker (every keep there overshoots or wins).
+With a penalty (``fall_penalty``) scores go below 0, down to the floor, and
+``R``'s rows run from the lowest score's turn total ``T - floor`` down.
 Sweeps start from ``W = R = 0`` and stop when the largest change of any
 component of any ``W`` or ``R`` is below ``tol``. With three players or more
 the best responses can go round in a cycle (docs/rules.md: no pure equilibrium
@@ -155,7 +157,7 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
     S = W.shape[0]
     others = P ** (N - 1)           # tuples of the players after the mover
     change = np.zeros(S)
-    rows = T + pts.max() + 1
+    rows = R.shape[1] + pts.max() + 1     # R's rows: from the lowest score (a floor) to T
     for state in prange(S):
         mover = state // others
         rest = state % others
@@ -260,7 +262,7 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
 
 class ReferenceN:
     """The solved N-player game (module docstring). ``W`` has shape ``(P,) *
-    N + (N,)`` and ``R`` ``(P,) * N + (T, dice + 1, N)``, indexed by label
+    N + (N,)`` and ``R`` ``(P,) * N + (T - floor, dice + 1, N)``, indexed by label
     indices, mover first; vectors are in the mover's frame (component ``k``:
     the player ``k`` seats after the mover). ``settled`` (shape ``(P,) * N``)
     is True everywhere when the sweeps converged; otherwise it marks the turn
@@ -341,7 +343,9 @@ def reference_solve_n(rules: Rules, players: int, tol: float = 1e-13,
     score = np.array([label[0] for label in labels], np.int64)
     arrays = roll_arrays(rules)
     S = len(labels) ** N
-    W, R = np.zeros((S, N)), np.zeros((S, T, dice + 1, N))
+    # turn totals from the lowest score to the target (below 0 with a penalty)
+    rows = T - min(int(score.min()), 0)
+    W, R = np.zeros((S, N)), np.zeros((S, rows, dice + 1, N))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     converged = False
     recent = np.zeros(S)        # each state's largest change over the last sweeps

@@ -25,13 +25,20 @@ def quinze_take_over(target=2000):
     return dataclasses.replace(get_rules("quinze-mille"), takeover_min=500).with_target(target)
 
 
+def pig_penalty(target=15):
+    """Pig with three zero turns in a row costing 5 points, down to -10."""
+    return dataclasses.replace(get_rules("pig"), crosses=3, fall_penalty=5,
+                               floor=-10).with_target(target)
+
+
 @pytest.mark.parametrize("rules", [get_rules("pig", 40), quinze_take_over(),
-                                   get_rules("dix-mille", 700)],
-                         ids=["pig", "quinze-take-over", "dix-mille-crosses"])
+                                   get_rules("dix-mille", 700), pig_penalty()],
+                         ids=["pig", "quinze-take-over", "dix-mille-crosses", "pig-penalty"])
 def test_two_players_through_the_n_player_solver_is_the_two_player_game(rules):
     """With N = 2 the N-player solver (vectors, rotations, its own kernel)
     must give the two-player solver's W (Newton on scalars, lanes) to 1e-10,
-    in a game with take-over and in one with crosses (exact memory)."""
+    in a game with take-over, in one with crosses (exact memory) and in one
+    with a penalty (scores below 0)."""
     space = player_space(rules, "exact")
     two = solve(rules, space=space)
     many = solve_players(rules, 2, space=space)
@@ -52,6 +59,15 @@ def test_three_players_sum_to_one_and_replay_exactly():
     wins = solution.seat_wins
     # Seat order matters: moving first is worth most.
     assert wins[0] > wins[1] > wins[2]
+
+
+def test_three_players_with_a_penalty_replay_exactly():
+    """Scores below 0 (a penalty to the floor): the numpy replay, whose
+    rows run from the floor, reproduces the stored values (300 nodes)."""
+    solution = solve_players(pig_penalty(10), 3)
+    assert solution.space.score.min() == -10
+    assert np.max(np.abs(solution.V.sum(axis=1) - 1.0)) < 1e-10
+    assert bellman_residual_n(solution, samples=300, seed=5) < 1e-10
 
 
 @pytest.fixture(scope="module")

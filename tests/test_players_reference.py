@@ -40,6 +40,11 @@ CASES = {
     ("quinze-mille", 3): lambda: take_over_from_500("quinze-mille", 800),
     ("quinze-mille-free-keep", 3): lambda: take_over_from_500("quinze-mille-free-keep", 800),
     ("dix-mille", 3): lambda: get_rules("dix-mille", 450),
+    # A penalty (issue 67): scores below 0, down to the floor.
+    ("pig-penalty", 3): lambda: dataclasses.replace(
+        get_rules("pig"), crosses=3, fall_penalty=3, floor=-6).with_target(8),
+    ("farkle-penalty", 3): lambda: dataclasses.replace(
+        get_rules("farkle-acg2017"), crosses=3, fall_penalty=100, floor=-100).with_target(200),
     # 4 players.
     ("pig", 4): lambda: get_rules("pig", 12),
     ("cinq-mille", 4): lambda: get_rules("cinq-mille", 900),
@@ -49,6 +54,8 @@ CASES = {
 def fast_state(space, label):
     """The fast solver's player state of a reference label (s, prev, c)."""
     s, prev, c = label
+    if space.memory == "penalty" and s == space.score.min():
+        c = 0           # at the floor the reference keeps crosses that cannot matter
     return space.find(s, prev if space.memory == "exact" else None, c)
 
 

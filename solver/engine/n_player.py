@@ -95,13 +95,13 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     changes = np.zeros(n_blocks)
-    a_rows = pad(rules, target)
+    a_rows = pad(rules, turn.rows)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     solution = MultiSolution(rules, space, N, V, take_values)
     sweeps, sweep_changes, total_passes, rows_run = 0, [], 0, 0
     # Work per node and DP pass: the rows of its turn DP (to the target for
     # a node whose roll values are kept for take-over).
-    node_rows = 1 + np.minimum(target - 1, target - space.score[blocks.node // seats.lead])
+    node_rows = np.minimum(turn.rows, 1 + target - space.score[blocks.node // seats.lead])
     block_rows = np.add.reduceat(node_rows, blocks.block_start[:-1])
     block_sizes = np.diff(blocks.block_start)
     chunksize = set_parallel_chunksize(1)

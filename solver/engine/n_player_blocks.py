@@ -53,10 +53,11 @@ def build_multi_blocks(space: PlayerSpace, players: int) -> MultiBlocks:
     states = np.stack(np.unravel_index(nodes, (P,) * N), axis=1)
     scores = space.score[states]
     level = scores.sum(axis=1)
-    base = int(scores.max()) + 1
-    weights = base ** np.arange(N - 1, -1, -1, dtype=np.int64)
-    # A block's key: the smallest rotation of its score tuple.
-    canonical = np.min([np.roll(scores, -r, axis=1) @ weights for r in range(N)], axis=0)
+    # A block's key: the smallest rotation of its score tuple, the scores
+    # counted from the lowest (below 0 with a penalty) as digits.
+    digits = scores - int(scores.min())
+    weights = (int(digits.max()) + 1) ** np.arange(N - 1, -1, -1, dtype=np.int64)
+    canonical = np.min([np.roll(digits, -r, axis=1) @ weights for r in range(N)], axis=0)
     order = np.lexsort((nodes, canonical, -level))
     position = np.empty_like(order)
     position[order] = np.arange(len(order))
@@ -94,7 +95,7 @@ def block_plan(nodes: int, rules, classes: int) -> NodeMix:
     """An empty plan of mixed decisions for a block of ``nodes`` nodes
     (:class:`solver.engine.turn_kernel_n.NodeMix`, one more axis): every decision
     the best response, every decision recorded."""
-    rows, D = rules.target_units, rules.dice
+    rows, D = rules.turn_rows_units, rules.dice
     return NodeMix(-np.ones((nodes, rows, D + 1)), np.zeros((nodes, rows, D + 1)),
                    np.zeros((nodes, rows, D + 1), dtype=np.int8),
                    -np.ones((nodes, rows, classes)), np.zeros((nodes, rows, classes), np.int64),
@@ -214,7 +215,7 @@ def solve_block_n(b, blocks, seats, rules, dice, moves, values, use_guess, max_p
     state = np.empty(k, dtype=np.int64)
     path = np.empty(k, dtype=np.int64)
     steady = np.empty((k, 2))
-    work = multi_work(rules.target, a_rows, D, N)
+    work = multi_work(rules.rows, a_rows, D, N)
     planned = plan.bank_q.shape[1] > 1
     take = np.empty(k, dtype=np.int64)
     for i in range(k):

@@ -110,14 +110,14 @@ def rotate(v: np.ndarray) -> np.ndarray:
 
 def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     """The turn DP of ``node`` from the stored values: ``(Z, R, A, B, mix)``
-    with vectors ``R[t, n]`` (rows to the target), ``A`` (the layout of
+    with vectors ``R[t, n]`` (rows to the target from the lowest score), ``A`` (the layout of
     :mod:`solver.engine.turn`), ``B[t, n]`` (NaN where the bank is not allowed)
     and ``mix[t, n]``, the probability of banking at a mixed decision (-1
     elsewhere; mixed keeps are applied, not returned)."""
     rules, space, N, P = solution.rules, solution.space, solution.players, solution.P
     turn = TurnRules.of(rules)
     dice = keep_table(rules).packed()
-    D, target = rules.dice, rules.target_units
+    D, target, rows = rules.dice, rules.target_units, rules.turn_rows_units
     states = solution.states_of(node)
     p1, rest = states[0], node % P ** (N - 1)
     score = int(space.score[p1])
@@ -129,7 +129,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     Z = rotate(after_values[zero_state])
     win = np.zeros(N)
     win[0] = 1.0
-    mix = -np.ones((target, D + 1))
+    mix = -np.ones((rows, D + 1))
     keep_mixes: dict[int, list] = {}
     for kind, t, *where, q in solution.mixed.get(node, []):
         if kind == "bank":
@@ -137,7 +137,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
         else:
             keep_mixes.setdefault(t, []).append((*where, q))
 
-    B = np.full((target, D + 1, N), np.nan)
+    B = np.full((rows, D + 1, N), np.nan)
     take_row = space.take_rows()
     taken_rows: dict[int, np.ndarray] = {}
     for t in range(1, T):
@@ -160,12 +160,12 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
                     chosen = taken
             B[t, n] = rotate(chosen)
 
-    a_rows = pad(rules, target)
+    a_rows = pad(rules, rows)
     A = np.zeros((a_rows, D + 1, N))
     A[:, 0] = win
     for t in range(T, a_rows):
         A[t, 1:] = Z if keep_result(turn, score, t, False) == OVERSHOOT else win
-    R = np.zeros((target, D + 1, N))
+    R = np.zeros((rows, D + 1, N))
     # Per roll class, its keeps; the chosen one by docs/rules.md's tie-break.
     has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
     first = dice.keep_first[:-1][has_keep]
@@ -174,7 +174,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     n_of_keep = np.repeat(n_of_class, np.diff(dice.keep_first))
     used = np.where(dice.keep_col == D, n_of_keep, n_of_keep - dice.keep_col)
     preference = dice.keep_units * (D + 1) + used
-    top = min(target - 1, T)
+    top = min(rows - 1, T)
     for t in range(top, -1, -1):
         options = A[t + dice.keep_units, dice.keep_col]
         own = options[:, 0]

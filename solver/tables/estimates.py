@@ -51,9 +51,8 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     check_player_count(players)
     if players == 2:
         return
-    if rules.fall_penalty or rules.final_round:
-        rule = "a fall_penalty" if rules.fall_penalty else "a final round"
-        raise UsageError(f"{rules.name}: {rule} is solved for two players only (for now)")
+    if rules.final_round:
+        raise UsageError(f"{rules.name}: a final round is solved for two players only (for now)")
     if memory == "model":
         raise UsageError("with three or more players the table keeps every previous score "
                          "(--memory exact); the crosses model is for two players")
