@@ -90,14 +90,16 @@ values, which owe nothing to the fast solver but the probabilities.
 
 from __future__ import annotations
 
+import itertools
 import time
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import NamedTuple
 
 import numba
 import numpy as np
 from numba import njit, prange
-from reference_solver import roll_arrays, sheet_lines
+from reference_solver import final_round_cap, roll_arrays, sheet_lines
 
 from solver.model.rules import Rules
 
@@ -131,6 +133,105 @@ def find(keys, key):
     return i if i < len(keys) and keys[i] == key else -1
 
 
+# ------------------------------------------------------------ final round
+#
+# A final round (``rules.final_round``): a bank that reaches the target ends
+# the game after every other player's last turn, in seat order. Seat j
+# (counted from the banker, seat 0) at score s holds turn total t; the
+# seats M hold the highest score H. Its chance vector, with e_j seat j
+# winning alone, by recursion on t from the top down (choices by seat j's
+# own component, ties as in the sweep):
+#
+#   after a keep to t:  e_j                      an instant win, or the last
+#                                                seat passing H (its turn ends)
+#                       G[j+1](f, {j}) at f = C  another seat at C = T + (j+1)E
+#                       max(bank(t), roll(t))    otherwise, the bank only where
+#                                                s + t >= H (not on forced hot dice)
+#   bank(t):  s + t == H   G[j+1](H, M + {j})    (the last seat: 1/(|M|+1) each)
+#             s + t > H    G[j+1](s + t, {j})
+#   no keep:  G[j+1](H, M)                       (the last seat: 1/|M| each)
+#
+# G[j](H, M) is that vector at t = 0; the mover of the game's turn banking k
+# past the target is worth G[1](T + k, {0}).
+
+@njit(cache=True)
+def last_turn(s, j, N, H, top, last, bank_final, zero, dice, forced, roll_first, prob,
+              keep_first, pts, used, win):
+    """Seat ``j``'s vector at its last turn's start from score ``s``
+    (``bank_final[f - H]``: a bank at ``f``, ``H <= f <= top``)."""
+    rows = top - s + 1
+    R = np.zeros((rows + 1, dice + 1, N))
+    e_j = np.zeros(N)
+    e_j[j] = 1.0
+    value = np.empty(N)
+    options = np.empty((len(pts), N))
+    for t in range(rows - 1, -1, -1):
+        for n in range(1, dice + 1):
+            value[:] = 0.0
+            for r in range(roll_first[n], roll_first[n + 1]):
+                first, end = keep_first[r], keep_first[r + 1]
+                if first == end:
+                    value += prob[r] * zero
+                    continue
+                best0 = -1.0
+                for k in range(first, end):
+                    f = s + t + pts[k]
+                    u = n - used[k]
+                    if win[k] or (last and f > H):
+                        options[k] = e_j
+                    elif f > top:
+                        options[k] = bank_final[top - H]
+                    else:
+                        options[k] = R[t + pts[k], u if u > 0 else dice]
+                        if f >= H and not (forced and u == 0) \
+                                and bank_final[f - H, j] >= options[k, j] - TIE:
+                            options[k] = bank_final[f - H]
+                    best0 = max(best0, options[k, j])
+                chosen = -1
+                for k in range(first, end):
+                    if options[k, j] >= best0 - TIE and (
+                            chosen < 0 or pts[k] > pts[chosen]
+                            or (pts[k] == pts[chosen] and used[k] > used[chosen])):
+                        chosen = k
+                value += prob[r] * options[chosen]
+            R[t, n] = value
+    return R[0, dice].copy()
+
+
+def final_vectors(rules: Rules, players: int, score, arrays, cap: int) -> np.ndarray:
+    """``final[rest, k]``: the vector (banker first) of a bank ``k`` units
+    past the target with the others at labels ``rest`` (base P, the next
+    seat first), ``k = 0 .. cap`` (the comment above)."""
+    T, N, dice = rules.target_units, players, rules.dice
+
+    def shares(mask):
+        out = np.array([float(mask >> k & 1) for k in range(N)])
+        return out / out.sum()
+
+    @lru_cache(maxsize=None)
+    def column(j, mask, later):
+        """G[j](H, mask) for H = T .. T + j cap, the seats from j on at ``later``."""
+        last = j == N - 1
+        out = np.empty((j * cap + 1, N))
+        for H in range(T, T + j * cap + 1):
+            if last:
+                top, zero, bank_final = H, shares(mask), shares(mask | 1 << j)[None, :]
+            else:
+                top = T + (j + 1) * cap
+                zero = column(j + 1, mask, later[1:])[H - T]
+                bank_final = column(j + 1, 1 << j, later[1:])[H - T:top - T + 1].copy()
+                bank_final[0] = column(j + 1, mask | 1 << j, later[1:])[H - T]
+            out[H - T] = last_turn(later[0], j, N, H, top, last, bank_final, zero, dice,
+                                   rules.hot_dice_forced, *arrays)
+        return out
+
+    P = len(score)
+    final = np.zeros((P ** (N - 1), cap + 1, N))
+    for rest, labels in enumerate(itertools.product(range(P), repeat=N - 1)):
+        final[rest] = column(1, 1, tuple(int(score[i]) for i in labels))[:cap + 1]
+    return final
+
+
 # ------------------------------------------------------------------ sweep
 
 @njit(cache=True)
@@ -145,15 +246,17 @@ def rotate(v, out):
 
 @njit(cache=True, parallel=True)
 def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice, exact,
-          forced, mixed, roll_first, prob, keep_first, pts, used, win):
+          forced, final, min_bank, mixed, roll_first, prob, keep_first, pts, used, win):
     """One Jacobi sweep: ``W_new``, ``R_new`` from ``W``, ``R``; returns, for
     each state, the largest change of any component of its ``W`` and ``R``.
 
     A state is the flat index ``sum_i p_i P^(N-1-i)`` of its labels (mover
     most significant), so the next turn start ``(p_2, ..., p_N, x)`` is
     ``(state % P^(N-1)) * P + x`` and the next player is ``p_2 = (state %
-    P^(N-1)) // P^(N-2)``."""
+    P^(N-1)) // P^(N-2)``. ``final``: a final round's bank vectors
+    (:func:`final_vectors`), one column when there is none."""
     P = len(score)
+    past = final.shape[1] - 1
     S = W.shape[0]
     others = P ** (N - 1)           # tuples of the players after the mover
     change = np.zeros(S)
@@ -172,13 +275,16 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
         # after[t, u]: the mover's vector just after a keep that brings the
         # turn total to t and leaves u dice unset (u = 0: hot dice)
         after = np.empty((rows, dice, N))
-        # a keep that takes a + t to the target or past it ends the turn at once
-        for t in range(T - a, rows):
+        # a keep that takes a + t to the target or past it ends the turn at
+        # once; with a final round only past + T - a, where the mover banks
+        end = T - a + past
+        for t in range(end, rows):
             for u in range(dice):
-                after[t, u, :] = Z if (exact and a + t > T) else win_now
+                after[t, u, :] = Z if (exact and a + t > T) else \
+                    final[rest, past] if past else win_now
         # rows t >= T - a are reached only by taking over: skipped for a
         # non-taker; for a taker all equal, computed at t = T - a and copied
-        top = min(T - 1, T - a) if can_take[mover] else T - a - 1
+        top = min(T - 1, T - a) if can_take[mover] else end - 1
         value = np.empty(N)
         bank = np.empty(N)
         for t in range(top, -1, -1):
@@ -225,10 +331,18 @@ def sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T, dice,
                 for k in range(N):
                     R_new[state, t, n, k] = value[k]
                     change[state] = max(change[state], abs(value[k] - R[state, t, n, k]))
-            if a + t >= T:
+            if a + t >= T and not past:
                 continue
             for u in range(dice):
                 roll = R_new[state, t, u if u > 0 else dice]
+                if a + t >= T:
+                    # a final round's bank past the target (its entry is below T)
+                    if (u > 0 or not forced) and t >= min_bank \
+                            and final[rest, a + t - T, 0] >= roll[0] - TIE:
+                        after[t, u, :] = final[rest, a + t - T]
+                    else:
+                        after[t, u, :] = roll
+                    continue
                 x = bank_next[mover, t]
                 # no bank on forced hot dice, at t = 0, or where bank_next forbids it
                 if (u > 0 or not forced) and t > 0 and x >= 0:
@@ -345,6 +459,10 @@ def reference_solve_n(rules: Rules, players: int, tol: float = 1e-13,
     S = len(labels) ** N
     # turn totals from the lowest score to the target (below 0 with a penalty)
     rows = T - min(int(score.min()), 0)
+    cap = final_round_cap(rules, arrays) if rules.final_round else 0
+    final = final_vectors(rules, N, score, arrays, cap) if rules.final_round \
+        else np.zeros((1, 1, N))
+    rows += cap
     W, R = np.zeros((S, N)), np.zeros((S, rows, dice + 1, N))
     W_new, R_new = np.zeros_like(W), np.zeros_like(R)
     converged = False
@@ -353,8 +471,8 @@ def reference_solve_n(rules: Rules, players: int, tol: float = 1e-13,
     with numba_threads(None if work >= PARALLEL_WORK else 1):
         for sweeps in range(1, max_sweeps + 1):
             change = sweep(W, R, W_new, R_new, N, score, zero_next, bank_next, can_take, T,
-                           dice, rules.exact_target, rules.hot_dice_forced,
-                           mixed or Mixed.none(), *arrays)
+                           dice, rules.exact_target, rules.hot_dice_forced, final,
+                           rules.min_bank_units, mixed or Mixed.none(), *arrays)
             W, W_new, R, R_new = W_new, W, R_new, R
             if change.max() < tol:
                 converged = True

@@ -11,11 +11,16 @@ import numpy as np
 import pytest
 from conftest import farkle
 
+from solver.advice.choose import advisor_for
+from solver.engine.final_round_n import chain_values
 from solver.engine.n_player import solve_players
+from solver.engine.solution import final_round_reach
 from solver.engine.solution_n import bellman_residual_n, replay_n
 from solver.engine.two_player import solve
+from solver.model.errors import UsageError
 from solver.model.rules import get_rules
 from solver.model.states import player_space
+from solver.tables.estimates import check_players
 from solver.tables.files import read_info, read_table, write_table
 
 
@@ -31,14 +36,21 @@ def pig_penalty(target=15):
                                floor=-10).with_target(target)
 
 
+def farkle_final(target=600):
+    """cardgames.io's Farkle with a final round and an entry of 300."""
+    return dataclasses.replace(get_rules("farkle-cardgames"), final_round=True,
+                               entry=300).with_target(target)
+
+
 @pytest.mark.parametrize("rules", [get_rules("pig", 40), quinze_take_over(),
-                                   get_rules("dix-mille", 700), pig_penalty()],
-                         ids=["pig", "quinze-take-over", "dix-mille-crosses", "pig-penalty"])
+                                   get_rules("dix-mille", 700), pig_penalty(), farkle_final()],
+                         ids=["pig", "quinze-take-over", "dix-mille-crosses", "pig-penalty",
+                              "farkle-final-round"])
 def test_two_players_through_the_n_player_solver_is_the_two_player_game(rules):
     """With N = 2 the N-player solver (vectors, rotations, its own kernel)
     must give the two-player solver's W (Newton on scalars, lanes) to 1e-10,
-    in a game with take-over, in one with crosses (exact memory) and in one
-    with a penalty (scores below 0)."""
+    in a game with take-over, in one with crosses (exact memory), in one
+    with a penalty (scores below 0) and in one with a final round."""
     space = player_space(rules, "exact")
     two = solve(rules, space=space)
     many = solve_players(rules, 2, space=space)
@@ -59,6 +71,44 @@ def test_three_players_sum_to_one_and_replay_exactly():
     wins = solution.seat_wins
     # Seat order matters: moving first is worth most.
     assert wins[0] > wins[1] > wins[2]
+
+
+def test_the_chain_of_last_turns_at_two_players_is_the_two_player_last_turn():
+    """solver.engine.final_round_n's last turns over the score, at two
+    players, against solver.model.last_turn's recursion over the points
+    still needed (another formulation and code): the banker's chance after
+    a bank k units past the target, against every score."""
+    for rules in (dataclasses.replace(get_rules("pig"), final_round=True).with_target(20),
+                  farkle_final()):
+        chain = chain_values(rules, 2)[:, 0]                # [k, s_1, player]
+        banker = final_round_reach(rules, np.arange(rules.target_units))
+        assert np.max(np.abs(chain[:, :, 0].T - banker)) < 1e-12
+        assert np.max(np.abs(chain.sum(axis=-1) - 1.0)) < 1e-12
+
+
+def test_three_players_with_a_final_round_round_trip_and_advice(tmp_path):
+    """A 3-player final round: the numpy replay reproduces the stored
+    values (past the target too); the table keeps reach; advice past the
+    target comes from it; a last turn with three players and a minimum bank
+    with three players are refused in one line."""
+    rules = farkle_final(400)
+    solution = solve_players(rules, 3)
+    assert np.max(np.abs(solution.V.sum(axis=1) - 1.0)) < 1e-10
+    assert bellman_residual_n(solution, samples=200, seed=7) < 1e-10
+    path = tmp_path / "f3.h5"
+    write_table(solution, path, 1e-12, 0.0)
+    table = read_table(path, expect=rules, expect_players=3)
+    assert np.array_equal(table.reach, solution.reach)
+    advisor = advisor_for(rules, 3, path=path)
+    # 350 + 100 is past the target: bank there, or roll on against two last turns.
+    advice = advisor.bank_or_roll(350, [0, 300], turn=100, dice=3)
+    assert {c.action for c in advice.choices} == {"bank", "roll"}
+    for choice in advice.choices:
+        assert sum(choice.wins) == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(UsageError, match="last turns of a final round"):
+        advisor.bank_or_roll(0, [450, 300], turn=100, dice=3)
+    with pytest.raises(UsageError, match="minimum bank"):
+        check_players(dataclasses.replace(rules, min_bank=100), 3)
 
 
 def test_three_players_with_a_penalty_replay_exactly():

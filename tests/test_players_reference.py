@@ -45,6 +45,12 @@ CASES = {
         get_rules("pig"), crosses=3, fall_penalty=3, floor=-6).with_target(8),
     ("farkle-penalty", 3): lambda: dataclasses.replace(
         get_rules("farkle-acg2017"), crosses=3, fall_penalty=100, floor=-100).with_target(200),
+    # A final round (issue 67): every other player's last turn, in seat order
+    # (few dice, so that the reference's last turns stay small).
+    ("farkle-final", 3): lambda: dataclasses.replace(
+        get_rules("farkle-acg2017"), final_round=True, dice=3, entry=150).with_target(300),
+    ("farkle-final", 4): lambda: dataclasses.replace(
+        get_rules("farkle-acg2017"), final_round=True, dice=2).with_target(250),
     # 4 players.
     ("pig", 4): lambda: get_rules("pig", 12),
     ("cinq-mille", 4): lambda: get_rules("cinq-mille", 900),

@@ -35,10 +35,12 @@ def advisor_for(rules: Rules, players: int = 2, memory: str | None = None, *, pa
     a missing table is made or refused as :func:`solver.tables.load.load_table`
     says."""
     check_player_count(players)
-    if players > 2 and rules.final_round:
-        raise UsageError(f"{rules.name}: a final round is solved for two players only (for now)")
     load = dict(first_use=first_use, lazy_take=not compiled, before_solving=before_solving,
                 command=command)
     if path is not None or answers_exactly(rules, players, memory, first_use is not None):
         return Advisor(load_table(rules, players, memory, path=path, **load), compiled)
+    if rules.final_round:
+        # The duels are two-player games: each would have its own final round.
+        raise UsageError(f"{rules.name} to {rules.target} with {players} players and a final "
+                         f"round is out of reach exactly; try a smaller --target")
     return DuelsAdvisor(load_table(rules, 2, memory, **load), players)

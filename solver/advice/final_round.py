@@ -29,9 +29,17 @@ SHARED = 0.5
 
 def is_last_turn(rules, opp) -> bool:
     """Whether a position with the opponent at ``opp`` is a final round's
-    last turn (two players: a score at or past the target)."""
-    return bool(rules.final_round) and not isinstance(opp, (list, tuple)) \
-        and int(getattr(opp, "score", opp)) >= rules.target
+    last turn (two players: a score at or past the target). With three or
+    more players (``opp`` a list) a last turn is refused in one line: the
+    table holds the last turns' chances only as a bank's worth."""
+    if not rules.final_round:
+        return False
+    if isinstance(opp, (list, tuple)):
+        if any(int(getattr(o, "score", o)) >= rules.target for o in opp):
+            raise UsageError(f"{rules.name}: advice in the last turns of a final round is "
+                             f"for two players (for now)")
+        return False
+    return int(getattr(opp, "score", opp)) >= rules.target
 
 
 def position(rules, me, opp, turn, dice, **more) -> dict:

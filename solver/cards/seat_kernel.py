@@ -242,9 +242,12 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     Z_duel = np.empty(2)
     out_vec = np.empty(N)
     out_duel = np.empty(2)
-    table = MultiValues(policies.table_V, policies.table_take)
-    duel = MultiValues(policies.duel_V, policies.duel_take)
-    model = MultiValues(policies.model_V, policies.model_take)
+    # A card is not evaluated in a final round: no reach (numba's tuples
+    # take no defaults).
+    no_reach = np.zeros((1, 1, 1))
+    table = MultiValues(policies.table_V, policies.table_take, no_reach)
+    duel = MultiValues(policies.duel_V, policies.duel_take, no_reach)
+    model = MultiValues(policies.model_V, policies.model_take, no_reach)
     pairs = N * k
     c = np.zeros(pairs)
     d = np.zeros(pairs)

@@ -96,7 +96,7 @@ def model_seat_values(solution, two, values: MultiValues | None = None, tol: flo
     turn start."""
     values = model_values(two, solution.players) if values is None else values
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
-                        *_mix_arrays(solution), *NO_MODEL, *values)
+                        *_mix_arrays(solution), *NO_MODEL, values.V, values.take_values)
     start = solution.node_of([solution.start_state()] * solution.players)
     return _evaluate(solution.rules, solution.space, solution.players, policies, MODEL, None,
                      start, tol, max_sweeps)

@@ -44,7 +44,7 @@ import itertools
 import numpy as np
 
 from solver.engine.n_player_blocks import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
-from solver.engine.turn_kernel_n import MultiValues, Seats
+from solver.engine.turn_kernel_n import NO_FINAL_ROUND, MultiValues, Seats
 from solver.model.errors import UsageError
 
 RECORD_PASSES = 24
@@ -73,7 +73,8 @@ class BlockGame:
     def __init__(self, solution, blocks, b, turn, dice, moves, a_rows):
         self.solution, self.blocks, self.b = solution, blocks, b
         self.args = (Seats.of(solution.players, solution.space), turn, dice, moves,
-                     MultiValues(solution.V, solution.take_values))
+                     MultiValues(solution.V, solution.take_values,
+                                 NO_FINAL_ROUND if solution.reach is None else solution.reach))
         self.a_rows = a_rows
         n0, n1 = blocks.block_start[b], blocks.block_start[b + 1]
         self.nodes = blocks.node[n0:n1]

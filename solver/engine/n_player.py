@@ -62,6 +62,7 @@ from numba import set_parallel_chunksize
 
 from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
+from solver.engine.final_round_n import final_round_reach_n
 from solver.engine.n_player_blocks import NEWTON_TOL, build_multi_blocks, no_plan, solve_level_n
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn import pad
@@ -91,17 +92,20 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
     take_values = np.zeros((max(take_rows, 1), target if takers else 1,
                             max(rules.dice - 1, 1), N))
     V = np.full((space.size ** N, N), 1.0 / N)
-    values = MultiValues(V, take_values)
+    reach = final_round_reach_n(rules, space, N)
+    values = MultiValues(V, take_values, reach)
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     changes = np.zeros(n_blocks)
     a_rows = pad(rules, turn.rows)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
-    solution = MultiSolution(rules, space, N, V, take_values)
+    solution = MultiSolution(rules, space, N, V, take_values,
+                             reach=reach if rules.final_round else None)
     sweeps, sweep_changes, total_passes, rows_run = 0, [], 0, 0
     # Work per node and DP pass: the rows of its turn DP (to the target for
     # a node whose roll values are kept for take-over).
-    node_rows = np.minimum(turn.rows, 1 + target - space.score[blocks.node // seats.lead])
+    node_rows = np.minimum(turn.rows, 1 + target + reach.shape[1] - 1
+                           - space.score[blocks.node // seats.lead])
     block_rows = np.add.reduceat(node_rows, blocks.block_start[:-1])
     block_sizes = np.diff(blocks.block_start)
     chunksize = set_parallel_chunksize(1)

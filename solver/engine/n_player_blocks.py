@@ -21,8 +21,9 @@ from solver.engine.turn_kernel_n import (
     zero_value,
 )
 from solver.engine.two_player import walk
-from solver.model.compiled_rules import drop_stale_caches
+from solver.model.compiled_rules import drop_stale_caches, rows_past_target
 from solver.model.states import PlayerSpace
+from solver.model.turn_rules import TurnRules
 
 drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__)
 
@@ -95,7 +96,7 @@ def block_plan(nodes: int, rules, classes: int) -> NodeMix:
     """An empty plan of mixed decisions for a block of ``nodes`` nodes
     (:class:`solver.engine.turn_kernel_n.NodeMix`, one more axis): every decision
     the best response, every decision recorded."""
-    rows, D = rules.turn_rows_units, rules.dice
+    rows, D = TurnRules.of(rules).rows, rules.dice
     return NodeMix(-np.ones((nodes, rows, D + 1)), np.zeros((nodes, rows, D + 1)),
                    np.zeros((nodes, rows, D + 1), dtype=np.int8),
                    -np.ones((nodes, rows, classes)), np.zeros((nodes, rows, classes), np.int64),
@@ -200,7 +201,8 @@ def solve_block_n(b, blocks, seats, rules, dice, moves, values, use_guess, max_p
     (:func:`block_plan`, or :func:`no_plan`). Returns the passes and the last ``max |x -
     F(Z)|`` (0 where the last step was accepted unrun); more than NEWTON_TOL
     means the block has not settled."""
-    V, take_values = values
+    V, take_values, reach = values
+    past = rows_past_target(rules, reach.shape[1])
     N = seats.players
     D = rules.dice
     n0 = blocks.block_start[b]
@@ -237,7 +239,8 @@ def solve_block_n(b, blocks, seats, rules, dice, moves, values, use_guess, max_p
         for i in range(k):
             node = blocks.node[n0 + i]
             row = take[i]
-            rows = rules.target if row >= 0 else rules.target - moves.score[node // seats.lead]
+            rows = rules.target if row >= 0 else \
+                rules.target - moves.score[node // seats.lead] + past
             j = i if planned else 0
             node_plan = NodeMix(plan.bank_q[j], plan.bank_margin[j], plan.banked[j],
                                 plan.keep_q[j], plan.keep_main[j], plan.keep_alt[j],

@@ -55,6 +55,11 @@ class MultiSolution(SolvedGame):
     equilibria: list = field(default_factory=list)
     """Per block that needed mixing: what :mod:`solver.engine.equilibrium` found."""
     stats: dict = field(default_factory=dict)
+    reach: np.ndarray | None = None
+    """With a final round, ``reach[rest, k]``: every player's chance after
+    the mover banks ``k`` units past the target with the others at ``rest``
+    (:mod:`solver.engine.final_round_n`; kept in the table, as it takes a
+    while to compute); None otherwise."""
 
     @property
     def P(self) -> int:
@@ -117,11 +122,15 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     rules, space, N, P = solution.rules, solution.space, solution.players, solution.P
     turn = TurnRules.of(rules)
     dice = keep_table(rules).packed()
-    D, target, rows = rules.dice, rules.target_units, rules.turn_rows_units
+    D, target, rows = rules.dice, rules.target_units, turn.rows
     states = solution.states_of(node)
     p1, rest = states[0], node % P ** (N - 1)
     score = int(space.score[p1])
     T = target - score
+    # With a final round the turn goes on past the target to end, banking
+    # at reach (solver.engine.turn_kernel_n).
+    reach = solution.reach[rest] if rules.final_round else None
+    end = T + (len(reach) - 1 if rules.final_round else 0)
     zero_state = space.zero_next[p1] if zero_to is None else zero_to
     # Every turn start this turn leads to is (rest, x): one slice of V (a
     # table read lazily from its file reads only that).
@@ -140,9 +149,12 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     B = np.full((rows, D + 1, N), np.nan)
     take_row = space.take_rows()
     taken_rows: dict[int, np.ndarray] = {}
-    for t in range(1, T):
+    for t in range(1, end):
         for n in range(1, D + 1):
             if not may_bank(turn, score, t, n):
+                continue
+            if t >= T:
+                B[t, n] = reach[t - T]
                 continue
             after_state = space.bank_next[p1, t]
             if after_state == space.zero_next[p1]:
@@ -163,8 +175,9 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     a_rows = pad(rules, rows)
     A = np.zeros((a_rows, D + 1, N))
     A[:, 0] = win
-    for t in range(T, a_rows):
-        A[t, 1:] = Z if keep_result(turn, score, t, False) == OVERSHOOT else win
+    for t in range(end, a_rows):
+        A[t, 1:] = Z if keep_result(turn, score, t, False) == OVERSHOOT \
+            else reach[-1] if rules.final_round else win
     R = np.zeros((rows, D + 1, N))
     # Per roll class, its keeps; the chosen one by docs/rules.md's tie-break.
     has_keep = dice.keep_first[1:] > dice.keep_first[:-1]
@@ -174,7 +187,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     n_of_keep = np.repeat(n_of_class, np.diff(dice.keep_first))
     used = np.where(dice.keep_col == D, n_of_keep, n_of_keep - dice.keep_col)
     preference = dice.keep_units * (D + 1) + used
-    top = min(rows - 1, T)
+    top = min(rows - 1, end)
     for t in range(top, -1, -1):
         options = A[t + dice.keep_units, dice.keep_col]
         own = options[:, 0]
@@ -189,7 +202,7 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
                 + q * A[t + dice.keep_units[alt], dice.keep_col[alt]]
         weighted = dice.prob[:, None] * outcome
         R[t, 1:] = np.add.reduceat(weighted, dice.roll_first[1:D + 1], axis=0)
-        if t < T:
+        if t < end:
             for n in range(1, D + 1):
                 A[t, n] = R[t, n]
                 if np.isnan(B[t, n, 0]):

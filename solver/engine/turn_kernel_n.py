@@ -15,6 +15,11 @@ three ways a turn ends lead to:
     bank of t   : node' = rest P + bank_next[p_1, t]   (offer (t, n) to p_2)
     win         : e_0 (the mover wins, the others lose)
 
+With a final round (``Rules.final_round``) reaching the target wins nothing
+yet: the turn goes on past it, a bank ``k`` units past it is worth
+``reach[rest, k]`` (the others' last turns, :mod:`solver.engine.final_round_n`),
+and ``E`` units past it (the last column) the mover banks by decree.
+
 and a value of ``node'`` is brought into this node's frame by the rotation
 ``rot(v)[k] = v[(k - 1) mod N]`` (the mover of this turn sits last there).
 So, with ``Z = rot(V[zero node])`` and ``O`` the offered player's choice,
@@ -73,7 +78,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
+from solver.model.compiled_rules import (
+    drop_stale_caches,
+    keep_result,
+    may_bank,
+    offer,
+    rows_past_target,
+)
 from solver.model.turn_rules import OVERSHOOT
 
 drop_stale_caches(__file__)
@@ -105,13 +116,20 @@ class Seats(NamedTuple):
                    int(np.sum(space.bank_slot >= 0)))
 
 
+NO_FINAL_ROUND = np.zeros((1, 1, 1))
+"""``MultiValues.reach`` of a game where reaching the target wins (never read)."""
+
+
 class MultiValues(NamedTuple):
     """What the N-player turn DP reads of the solved game: ``V[node, k]``
     and the take-over roll values ``take_values[take_index, t, n - 1, k]``
     of the nodes whose mover may take over and whose previous player has
-    just banked (:func:`take_index`)."""
+    just banked (:func:`take_index`); with a final round, ``reach[rest, k]``,
+    the vector of a bank ``k`` units past the target by the mover with the
+    others at ``rest`` (:mod:`solver.engine.final_round_n`)."""
     V: np.ndarray
     take_values: np.ndarray
+    reach: np.ndarray = NO_FINAL_ROUND
 
 
 class MultiWork(NamedTuple):
@@ -191,14 +209,17 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     roll_first, prob, keep_first, keep_units, keep_col, class_base, extra_first, extra_units, \
         extra_col = dice[:9]
     scores, bank_next, zero_next, bank_slot, take_row = moves[:5]
-    V, take_values = values
+    V, take_values, reach = values
     N = seats.players
     D = rules.dice
     p1 = node // seats.lead
     rest = node % seats.lead
     score = scores[p1]
     T = rules.target - score
-    top = min(roll_rows - 1, T)
+    # With a final round the turn goes on past the target, banking at
+    # reach, up to end, where it banks by decree.
+    end = T + rows_past_target(rules, reach.shape[1])
+    top = min(roll_rows - 1, end)
     if planned:
         # Only the rows this turn records: a plan is as long as the target,
         # and clearing all of it cost more than the DP itself.
@@ -209,15 +230,20 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
     longest = 0
     for k in range(len(keep_units)):
         longest = max(longest, keep_units[k])
-    for t in range(min(A.shape[0], T + longest + 1)):
-        past = t >= T and keep_result(rules, score, t, False) == OVERSHOOT
+    for t in range(min(A.shape[0], end + longest + 1)):
+        past = t >= end and keep_result(rules, score, t, False) == OVERSHOOT
         for k in range(N):
             A[t, 0, k] = 1.0 if k == 0 else 0.0
         dA[t, 0] = 0.0
-        if t >= T:
+        if t >= end:
             for n in range(1, D + 1):
                 for k in range(N):
-                    A[t, n, k] = Z[k] if past else (1.0 if k == 0 else 0.0)
+                    if past:
+                        A[t, n, k] = Z[k]
+                    elif end > T:
+                        A[t, n, k] = reach[rest, reach.shape[1] - 1, k]
+                    else:
+                        A[t, n, k] = 1.0 if k == 0 else 0.0
                 dA[t, n] = 1.0 if past else 0.0
     bank = np.empty(N)
     lo, hi = -(NEAR - EPS), NEAR - EPS
@@ -264,7 +290,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                             best, units, col = v, u, c
                         elif gap < -EPS:
                             lo, hi = _hold(lo, hi, gap, rate, -np.inf, -EPS)
-                        elif _more_points_or_dice(u, c, units, col, D, n):
+                        elif more_points_or_dice(u, c, units, col, D, n):
                             # The tie goes to v, and the larger of the two
                             # stays the one compared with: keep gap's sign.
                             if gap >= 0.0:
@@ -317,7 +343,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                     R[t, n, k] += p * A[row, col, k]
                 slope += p * dA[row, col]
             dR[t, n] = slope
-        if t >= T:
+        if t >= end:
             continue
         for n in range(1, D + 1):
             for k in range(N):
@@ -325,8 +351,13 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
             dA[t, n] = dR[t, n]
             if not may_bank(rules, score, t, n):
                 continue
-            p1_after = bank_next[p1, t]
-            if p1_after == zero_next[p1]:
+            p1_after = bank_next[p1, t] if t < T else -1
+            if t >= T:
+                # A final round's bank past the target.
+                for k in range(N):
+                    bank[k] = reach[rest, t - T, k]
+                bank_slope = 0.0
+            elif p1_after == zero_next[p1]:
                 # A bank that changes nothing (a capped score) is a zero turn.
                 for k in range(N):
                     bank[k] = Z[k]
@@ -392,12 +423,12 @@ def _hold(lo, hi, gap, rate, low, high):
 @njit(cache=True, inline="always")
 def _keeps_more(keep_units, keep_col, D, n, k, than):
     """docs/rules.md's tie-break between keeps ``k`` and ``than``."""
-    return _more_points_or_dice(keep_units[k], keep_col[k], keep_units[than], keep_col[than],
+    return more_points_or_dice(keep_units[k], keep_col[k], keep_units[than], keep_col[than],
                                 D, n)
 
 
 @njit(cache=True, inline="always")
-def _more_points_or_dice(units, col, than_units, than_col, D, n):
+def more_points_or_dice(units, col, than_units, than_col, D, n):
     """docs/rules.md's tie-break among keeps: more points, then more dice set
     aside (column ``D`` is hot dice: all ``n`` used; column 0, an instant
     win, is always alone in its roll)."""

@@ -76,6 +76,15 @@ TIE = 1e-12
 _PREFERENCE = {"bank": 0, "roll": 1, "fresh": 0, "take": 1}
 
 
+def check_playable(rules, players: int) -> None:
+    """A UsageError for a game not played here yet: a final round with
+    three or more players (the tables and advice take it; these last turns
+    are not played)."""
+    if rules.final_round and players > 2:
+        raise UsageError(f"{rules.name}: a final round is played with two players (for now); "
+                         f"the tables and advice take more")
+
+
 class PlayError(UsageError):
     """An entry the game cannot accept now; its message is one line, and
     the same question may be asked again."""
@@ -206,6 +215,7 @@ class Game:
                  seed: int | None = None, log: Path | None = None):
         self.advisor = advisor
         self.rules = advisor.rules
+        check_playable(self.rules, players)
         self.turn = TurnRules.of(self.rules)
         self.players = players
         self.dice_rng = np.random.default_rng(seed)

@@ -39,6 +39,7 @@ from solver.play.game import (
     Game,
     PlayError,
     best_choice,
+    check_playable,
 )
 from solver.sim.policies import Policy, parse_policy
 
@@ -66,6 +67,7 @@ def check_options(args, rules) -> PlayOptions:
     if args.json:
         raise UsageError("play is interactive and has no --json; --log FILE writes the decisions")
     check_player_count(args.players)
+    check_playable(rules, args.players)
     if args.coach and (args.bots is not None or args.seat is not None):
         raise UsageError("--coach is for a game between people: no --bots or --seat")
     seat = 1 if args.seat is None else args.seat

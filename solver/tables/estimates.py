@@ -51,8 +51,10 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
     check_player_count(players)
     if players == 2:
         return
-    if rules.final_round:
-        raise UsageError(f"{rules.name}: a final round is solved for two players only (for now)")
+    if rules.final_round and rules.min_bank:
+        # solver.engine.final_round_n: its last turns' DP is over the score.
+        raise UsageError(f"{rules.name}: a final round with a minimum bank is solved for two "
+                         f"players only (for now)")
     if memory == "model":
         raise UsageError("with three or more players the table keeps every previous score "
                          "(--memory exact); the crosses model is for two players")

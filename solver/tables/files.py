@@ -37,6 +37,10 @@ With three or more players (attrs ``players`` N, ``seat_wins``,
     take_values           float64 [K, T, D-1, N]  roll values of the nodes whose
                                           mover may take over after a bank
                                           (solver.engine.turn_kernel_n.take_index)
+    reach                 float64 [P^(N-1), E+1, N]  (a final round) every
+                                          player's chance after the mover banks
+                                          k units past the target, the others
+                                          at rest (solver.engine.final_round_n)
     mixed/bank            float64 [M, 4]  node, t, n, q: bank with probability q
     mixed/keep            float64 [M, 6]  node, t, roll class, main keep,
                                           alternative keep, q
@@ -216,6 +220,8 @@ def _write_players(f, solution: MultiSolution, compress) -> None:
         values[t[None, :] > banker_score[:, None]] = 0.0
         chunks = (1,) + values.shape[1:]
         _create(f, "take_values", values, chunks=chunks, fletcher32=True, **compress)
+    if solution.reach is not None:
+        _create(f, "reach", solution.reach, **compress)
     banks = [(node, t, n, q) for node, entries in solution.mixed.items()
              for kind, t, n, *rest in entries if kind == "bank" for q in rest]
     keeps = [(node, t, r, main, alt, q) for node, entries in solution.mixed.items()
@@ -315,9 +321,10 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
                     take_values = None if take_values is None else np.asarray(take_values)
                 if take_values is None:
                     take_values = np.zeros((1, 1, 1, players))
+                reach = table.lazy("reach")
                 return MultiSolution(rules, space, players, V, take_values, mixed,
                                      json.loads(table.attrs.get("equilibria_found", "[]")),
-                                     stats)
+                                     stats, None if reach is None else np.asarray(reach))
             # take_codes (format 5 on), or format 4's take_values as they are.
             take_values = table.lazy("take_codes")
             if take_values is None:

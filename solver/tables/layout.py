@@ -78,6 +78,8 @@ PLAYER_AXES = {name: axes for name, axes in AXES.items() if name != "take_codes"
 PLAYER_AXES["take_values"] = ["take-over row of the node (solver.engine.turn_kernel_n)",
                               "offered turn total (units)", "offered dice minus one",
                               "player, seats after the mover"]
+PLAYER_AXES["reach"] = ["the other players' states (base P, the next seat first)",
+                        "units past the target banked", "player, seats after the banker"]
 
 
 def le_bytes(values: np.ndarray) -> memoryview:

@@ -15,6 +15,7 @@ import numpy as np
 
 from solver.engine.solution_n import MAX_PLAYERS
 from solver.model.errors import UsageError
+from solver.model.last_turn import past_target_units
 from solver.model.rules import Rules
 from solver.model.states import player_space
 from solver.tables import take_codes
@@ -175,6 +176,9 @@ class TableReader:
             if takers:
                 expected["take_values"] = ("float64", (takers * P ** (players - 2) * banked,
                                                        rules.target_units, dice, players))
+            if rules.final_round:
+                expected["reach"] = ("float64", (P ** (players - 1),
+                                                 past_target_units(rules) + 1, players))
             expected["mixed/bank"] = ("float64", (None, 4))
             expected["mixed/keep"] = ("float64", (None, 6))
         for name, meta in datasets.items():
