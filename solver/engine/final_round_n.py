@@ -145,14 +145,15 @@ def chain_values(rules: Rules, players: int) -> np.ndarray:
     dice = keep_table(rules).packed()
     T, E, N = rules.target_units, past_target_units(rules), players
     F_next = np.zeros((1, 1, 1, 1, N))
-    for j in range(N - 1, 0, -1):
-        later = T ** (N - 1 - j)
-        masks = range(1, 1 << j) if j > 1 else [1]     # seat 1 faces the banker alone
-        F = np.zeros((j * E + 1, 1 << j, later, T, N))
-        for mask in masks:
+    for j in range(N - 1, 1, -1):
+        F = np.zeros((j * E + 1, 1 << j, T ** (N - 1 - j), T, N))
+        for mask in range(1, 1 << j):
             _seat_level(turn, dice, j, N, T, E, mask, F_next, F[:, mask])
         F_next = F
-    return F_next[:, 1]
+    # Seat 1 faces the banker alone (mask {0}): only that one is kept.
+    F = np.zeros((E + 1, T ** (N - 2), T, N))
+    _seat_level(turn, dice, 1, N, T, E, 1, F_next, F)
+    return F
 
 
 def final_round_reach_n(rules: Rules, space: PlayerSpace, players: int) -> np.ndarray:

@@ -91,7 +91,8 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
     crosses: a bank erases them. The exact memory of two players keeps one
     turn total per banked state (``PlayerSpace.offers``). With N players
     every node holds N values, and the take-over values are kept per taker,
-    banker and the N - 2 players between."""
+    banker and the N - 2 players between; a final round's ``reach`` holds N
+    values per state of the others and total past the target."""
     states = _state_count(rules, memory if players == 2 else "exact")
     size = 8 * states ** players * (1 if players == 2 else players)
     if rules.has_takeover:
@@ -107,6 +108,11 @@ def estimated_table_bytes(rules: Rules, memory: str | None = None, players: int 
         ratio = (0.2 if players == 2 else 0.45) * made if compressed else 1
         size += int(ratio * 8 * rows * offer_rows
                     * (rules.dice - 1) * (1 if players == 2 else players))
+    if rules.final_round and players > 2:
+        # reach: a vector per other players' states and total past the target
+        ratio = 0.45 if compressed else 1
+        size += int(ratio * 8 * players * states ** (players - 1)
+                    * (past_target_units(rules) + 1))
     return size
 
 
