@@ -41,8 +41,6 @@ CASES = {
     ("quinze-mille-free-keep", 3): lambda: take_over_from_500("quinze-mille-free-keep", 800),
     ("dix-mille", 3): lambda: get_rules("dix-mille", 450),
     # A penalty (issue 67): scores below 0, down to the floor.
-    ("pig-penalty", 3): lambda: dataclasses.replace(
-        get_rules("pig"), crosses=3, fall_penalty=3, floor=-6).with_target(8),
     ("farkle-penalty", 3): lambda: dataclasses.replace(
         get_rules("farkle-acg2017"), crosses=3, fall_penalty=100, floor=-100).with_target(200),
     # A final round (issue 67): every other player's last turn, in seat order
