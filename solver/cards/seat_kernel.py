@@ -232,10 +232,11 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     n0 = blocks.block_start[b]
     k = blocks.block_start[b + 1] - n0
     target = rules.target
-    vec_work = multi_work(target, a_rows, D, N)
-    duel_work = multi_work(target, a_rows, D, 2)
-    R = np.zeros((target, D + 1))
-    dR = np.zeros((target, D + 1))
+    # Turn totals from the lowest score (below 0 with a penalty) to the target.
+    vec_work = multi_work(rules.rows, a_rows, D, N)
+    duel_work = multi_work(rules.rows, a_rows, D, 2)
+    R = np.zeros((rules.rows, D + 1))
+    dR = np.zeros((rules.rows, D + 1))
     A = np.zeros((a_rows, D + 1))
     dA = np.zeros((a_rows, D + 1))
     Z_vec = np.empty(N)

@@ -158,7 +158,7 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     evaluation = Evaluation(np.ascontiguousarray(policies.table_V.T), np.zeros((N,) + take_shape),
                             np.zeros(take_shape if modelled else (1, 1, 1)),
                             np.zeros(take_shape[0] if modelled else 1))
-    a_rows = pad(rules, rules.target_units)
+    a_rows = pad(rules, rules.turn_rows_units)
     # A score no player holds (the target and past it are not states) where
     # the card plays throughout.
     table_from = rules.target_units - table_within // rules.unit if table_within \
@@ -169,7 +169,7 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     sweep_changes = []
     largest = int(np.max(np.diff(blocks.block_start)))
     threads = numba.config.NUMBA_NUM_THREADS
-    pool = block_plan_compiled(2 * largest * threads, rules.target_units, rules.dice,
+    pool = block_plan_compiled(2 * largest * threads, rules.turn_rows_units, rules.dice,
                                len(dice.prob))
     for _ in range(max_sweeps):
         before = evaluation.U.copy() if has_falls else None

@@ -20,8 +20,10 @@ from solver.model.turn_rules import TurnRules, dice_left
 def crossed(rules: Rules, line) -> int:
     """A score-sheet line's crosses as the card reads them (points, or a
     :class:`solver.model.states.Line`): :func:`solver.model.states.cross_state`."""
-    score = getattr(line, "score", line)
-    return cross_state(rules, score, getattr(line, "crosses", 0), getattr(line, "previous", None))
+    previous = getattr(line, "previous", None)
+    return cross_state(rules, getattr(line, "score", line) // rules.unit,
+                       getattr(line, "crosses", 0), None if previous is None
+                       else previous // rules.unit)
 
 
 def _situation(card: CardRules, rules: Rules, me, opponents):

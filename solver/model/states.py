@@ -283,11 +283,13 @@ NO_CROSS, CROSSED, LAST_CROSS = 0, 1, 2
 
 def cross_state(rules: Rules, score: int, crosses: int, previous: int | None) -> int:
     """``LAST_CROSS`` on the last cross with a fall ahead, ``CROSSED`` with
-    an earlier cross and a fall ahead, else ``NO_CROSS``. A fall is ahead
-    unless the player has fallen (``previous`` equal to ``score``) or
-    stands at 0; a previous score not remembered (None, or -1 in a space
-    that forgets it) leaves the fall ahead."""
-    if not rules.crosses or crosses == 0 or score == 0 or previous == score:
+    an earlier cross and a fall ahead, else ``NO_CROSS`` (scores in units).
+    A fall is ahead unless the player has fallen (``previous`` equal to
+    ``score``) or stands where a fall cannot go lower: 0, or with a
+    penalty the floor; a previous score not remembered (None, or -1 in a
+    space that forgets it) leaves the fall ahead."""
+    lowest = rules.floor_units if rules.fall_penalty else 0
+    if not rules.crosses or crosses == 0 or score == lowest or previous == score:
         return NO_CROSS
     return LAST_CROSS if crosses == rules.crosses - 1 else CROSSED
 
