@@ -15,11 +15,6 @@ three ways a turn ends lead to:
     bank of t   : node' = rest P + bank_next[p_1, t]   (offer (t, n) to p_2)
     win         : e_0 (the mover wins, the others lose)
 
-With a final round (``Rules.final_round``) reaching the target wins nothing
-yet: the turn goes on past it, a bank ``k`` units past it is worth
-``reach[rest, k]`` (the others' last turns, :mod:`solver.engine.final_round_n`),
-and ``E`` units past it (the last column) the mover banks by decree.
-
 and a value of ``node'`` is brought into this node's frame by the rotation
 ``rot(v)[k] = v[(k - 1) mod N]`` (the mover of this turn sits last there).
 So, with ``Z = rot(V[zero node])`` and ``O`` the offered player's choice,
@@ -36,6 +31,11 @@ points, then the most dice. Under the chosen policy every value is affine in
 the vector ``Z`` with one scalar slope, the probability that the turn ends in
 a zero turn: ``V = c + b Z``. With N = 2 this is the two-player DP
 (component 1 is one minus component 0).
+
+With a final round (``Rules.final_round``) reaching the target wins nothing
+yet: the turn goes on past it, a bank ``k`` units past it is worth
+``reach[rest, k]`` (the others' last turns, :mod:`solver.engine.final_round_n`),
+and ``E`` units past it (the last column) the mover banks by decree.
 
 A roll class's best keep for the mover is ``max_k A(t + points_k, col_k)[0]``;
 without a plan it is taken from the best of the class's base
@@ -240,7 +240,7 @@ def turn_dp_vec(rules, dice, moves, values, seats, node, Z, roll_rows, work, pla
                 for k in range(N):
                     if past:
                         A[t, n, k] = Z[k]
-                    elif end > T:
+                    elif rules.final_round:
                         A[t, n, k] = reach[rest, reach.shape[1] - 1, k]
                     else:
                         A[t, n, k] = 1.0 if k == 0 else 0.0
