@@ -98,7 +98,9 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
     from solver.model.turn_rules import OVERSHOOT as OVERSHOOTS
     from solver.model.turn_rules import WIN as WINS
     from solver.model.turn_rules import TurnRules, dice_left, keep_result, may_bank, may_take_over
-    from solver.sim.game_loop import (
+    from solver.sim.dice import dice_tables
+    from solver.sim.game_loop import keep_value, throw
+    from solver.sim.score_sheet import (
         BANK,
         INSTANT_WIN,
         OVERSHOOT,
@@ -106,12 +108,9 @@ def compare_decisions(rules, exact, model, games: int, seed: int) -> dict:
         ZERO,
         Games,
         end_turn,
-        keep_value,
         player_line,
         start_game,
-        throw,
     )
-    from solver.sim.policies import dice_tables
     dice = dice_tables(rules)
     r = TurnRules.of(rules)
     play = Games.new(rules, seed)

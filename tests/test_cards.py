@@ -149,6 +149,7 @@ def test_evaluation_cached_under_one_thread_runs_under_two():
     run builds it with one thread."""
     import os
     from pathlib import Path
+
     from solver.cards.seat_kernel import eval_level
     index = Path(eval_level._cache._cache_file._index_path)
     if os.environ.get("NUMBA_NUM_THREADS") != "1":

@@ -117,15 +117,31 @@ def test_last_turns_that_cannot_be_are_one_line(house, args, said):
 
 
 @pytest.mark.parametrize("args, said", [
-    (("simulate", "--a", "optimal", "--b", "optimal"), "simulate does not play a final round"),
+    (("simulate", "--players", "3", "--seat", "random", "--seat", "random", "--seat", "random"),
+     "simulate plays a final round with two players only"),
+    (("simulate", "--a", "card", "--b", "random"), "the card policy with a final round"),
     (("card", "--fit"), "not fitted to a final round"),
-    (("solve", "--players", "3"), "two players only"),
+    (("play", "--players", "3"), "a final round is played with two players"),
 ])
 def test_what_is_not_played_yet_says_so(house, args, said):
     rules, env = house
     answer = farkle(args[0], "--rules", rules, *args[1:], env=env)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
     assert answer.stderr.count("\n") == 1
+
+
+def test_simulate_plays_the_final_round(house):
+    """``farkle simulate`` on the house game, the table against itself: the
+    JSON counts the shared games (about 1% of them here, 454 of 40,000 in
+    tests/test_simulate_farkle.py), and A's rate, a shared game counted
+    half, is within 4 standard errors of the table's own prediction."""
+    rules, env = house
+    answer = farkle("simulate", "--rules", rules, "--a", "optimal", "--b", "optimal",
+                    "--games", 4000, "--seed", 3, "--json", env=env)
+    assert answer.returncode == 0, answer.stderr
+    data = json.loads(answer.stdout)
+    assert data["shared"] > 0 and data["unfinished"] == 0
+    assert abs(data["win_rate_a"] - data["predicted"]) < 4 * data["stderr"]
 
 
 @pytest.mark.parametrize("text, said", [
@@ -216,6 +232,32 @@ def test_the_optimal_bot_plays_a_final_round_to_the_end(small_farkle):
         assert play.state.winner in (0, 1, None)
         assert all(d.cost == 0 for d in play.state.decisions if d.seat == 0)
     assert finals                   # some game went to a last turn
+
+
+def test_the_table_bots_play_a_final_round_as_the_simulator(small_farkle):
+    """threshold:300 and expected (solver.play.bots.TableBot) play Farkle to
+    1,000 to the end: past the target by their own tables, and the last
+    turn by its best chance (solver.sim.final_round), as the optimal bot
+    does: no decision of a last turn gives anything up."""
+    from solver.play.bots import make_bots
+    from solver.play.game import OVER, ROLL, Game
+    from solver.sim.policies import parse_policy
+    finals, last_turn_decisions = 0, []
+    for seed in range(8):
+        bots = make_bots({0: parse_policy("threshold:300"), 1: parse_policy("expected")},
+                         small_farkle.rules, seed)
+        play = Game(small_farkle, 2, bots, seed)
+        while play.phase != OVER:
+            if play.phase == ROLL:
+                play.throw()
+                continue
+            last_turn, made = play.state.to_pass is not None, len(play.state.decisions)
+            play.bot_move()
+            if last_turn:
+                last_turn_decisions += play.state.decisions[made:]
+        finals += play.state.to_pass is not None
+    assert finals and last_turn_decisions
+    assert all(d.cost == 0 for d in last_turn_decisions)
 
 
 def test_a_last_turn_at_the_terminal(tmp_path):

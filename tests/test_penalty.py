@@ -75,9 +75,9 @@ def test_lines_that_cannot_be_are_one_line(house, args, said):
 
 
 @pytest.mark.parametrize("args, said", [
-    (("simulate", "--a", "optimal", "--b", "optimal"), "simulate does not play a fall_penalty"),
-    (("card", "--fit"), "not fitted to a fall_penalty"),
-    (("solve", "--players", "3"), "two players only"),
+    (("simulate", "--players", "3", "--seat", "random", "--seat", "random", "--seat", "random"),
+     "simulate plays a fall_penalty with two players only"),
+    (("simulate", "--a", "card", "--b", "random"), "the card policy with a fall_penalty"),
     (("solve", "--memory", "exact"), "--memory is for games whose crosses go back"),
 ])
 def test_what_is_not_modelled_yet_says_so(house, args, said):
@@ -98,3 +98,21 @@ def test_house_files_that_the_penalty_cannot_take(tmp_path, change, said):
     path.write_text(house_file(**change))
     answer = farkle("variants", "--rules", path)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
+
+
+def test_a_card_and_the_table_evaluated_below_zero():
+    """The exact evaluation of a policy (solver.cards.seat_value) with
+    scores below 0: the table played as a policy gives the table's own
+    chances, and a card (farkle-acg2017's) gives up something in each seat."""
+    import dataclasses
+
+    from solver.cards.seat_value import card_seat_values
+    from solver.cards.store import card_for
+    from solver.engine.two_player import solve
+    rules = dataclasses.replace(get_rules("farkle-acg2017"), crosses=3, fall_penalty=200,
+                                floor=-200).with_target(400)
+    two = solve(rules)
+    first = two.first_player_win
+    assert card_seat_values(two, None) == pytest.approx([first, 1 - first], abs=1e-12)
+    seats = card_seat_values(two, card_for(get_rules("farkle-acg2017"))[0])
+    assert seats[0] < first and seats[1] < 1 - first

@@ -477,7 +477,7 @@ def test_dix_mille_lines_map_to_table_states(memory, dix_tables):
     machine = _Machine(rules, "threshold:350", "optimal", 0, solution_b=solution,
                        max_turns=2 * len(a_dice), script=dice, start=(0, 500), log_size=64)
     machine.run(1)
-    from solver.sim.game_loop import LEN_A
+    from solver.sim.score_sheet import LEN_A
     from solver.sim.simulate import ScriptedGame
     events = scripted_events(machine.games, rules.unit)
     game = ScriptedGame(None, (0, 0), ([], []), (0, 0), events)

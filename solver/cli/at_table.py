@@ -103,7 +103,7 @@ def cmd_simulate(args):
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
-    check_simulated(rules)
+    check_simulated(rules, args.players, seats if seats is not None else (args.a, args.b))
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
@@ -118,7 +118,7 @@ def cmd_simulate(args):
     out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
            "games": result.games, "wins_a": result.wins_a, "win_rate_a": result.win_rate_a,
            "stderr": result.stderr, "predicted": predicted, "unfinished": result.unfinished,
-           "seed": args.seed, "seconds": result.seconds}
+           "seed": args.seed, "seconds": result.seconds, "shared": result.shared}
     if args.json:
         print_json(out)
         return
@@ -126,6 +126,8 @@ def cmd_simulate(args):
           f"{result.games} games, seed {args.seed}")
     print(f"A wins {100 * result.win_rate_a:.2f}% +- {100 * result.stderr:.2f}% "
           f"(one standard error)")
+    if result.shared:
+        print(f"{result.shared} games shared (a final round's tie), half a win each")
     if predicted is not None:
         gap = (result.win_rate_a - predicted) / result.stderr if result.stderr else 0.0
         print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
@@ -136,7 +138,7 @@ def cmd_simulate(args):
 def _some_finished(unfinished: int, games: int) -> None:
     """No win rate is shown for games none of which ended (a rate of 0/0)."""
     if unfinished == games:
-        from solver.sim.game_loop import MAX_TURNS
+        from solver.sim.score_sheet import MAX_TURNS
         raise UsageError(f"no game ended within {MAX_TURNS:,} turns ({games:,} played): these "
                          f"policies do not finish this game; try a smaller --target")
 
@@ -168,9 +170,6 @@ def cmd_card(args):
     from solver.engine.solution_n import check_player_count
     rules = rules_of(args)
     check_player_count(args.players)
-    if args.fit and rules.fall_penalty:
-        raise UsageError(f"{rules.name}: a card is not fitted to a fall_penalty yet (its "
-                         f"evaluation plays scores from 0 up)")
     if args.fit and rules.final_round:
         raise UsageError(f"{rules.name}: a card is not fitted to a final round yet (its "
                          f"evaluation ends a game at the target)")

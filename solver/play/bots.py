@@ -7,6 +7,12 @@ strategy card (:mod:`solver.cards.card`); ``threshold:X`` and
 of a keep, bank, take over) with the simulator's keep order and its two
 guards; ``random`` tosses coins from its own generator, so that a seed's
 dice do not depend on the bot.
+
+A final round is played as the simulator plays it
+(:mod:`solver.sim.final_round`): ``threshold:X`` and ``expected`` go on
+past the target by their tables, bank by decree where the tables end, and
+play the last turn as the optimal bot does (its best chance to pass);
+``random`` tosses its coins there too. No card is fitted to a final round.
 """
 
 from __future__ import annotations
@@ -36,9 +42,9 @@ def make_bots(policies: dict, rules, seed: int | None = None, players: int = 2) 
 
 
 def make_bot(policy: Policy, rules, rng, players: int = 2):
-    if rules.final_round and policy.kind not in ("optimal", "random"):
-        raise UsageError(f"{rules.name}: the {policy.kind} bot does not play a final round "
-                         f"yet (optimal and random do)")
+    if rules.final_round and policy.kind == "card":
+        raise UsageError(f"{rules.name}: the card bot does not play a final round (no card "
+                         f"is fitted to one)")
     if policy.kind == "optimal":
         return OptimalBot()
     if policy.kind == "random":
@@ -110,6 +116,8 @@ class TableBot:
 
     def answer(self, game: Game):
         state, turn = game.state, game.turn
+        if state.to_pass is not None:       # a final round's last turn: the best chance
+            return OptimalBot().answer(game)
         score = game.units(state.lines[state.mover].score)
         if game.phase == TAKE:
             total, dice = game.units(state.offer[0]), state.offer[1]
@@ -123,6 +131,8 @@ class TableBot:
             return max(ordered, key=lambda k: self._keep_value(game, score, total, k)).dice
         if game.bank_refusal() is not None:
             return "roll"
+        if turn.final_round and score + total >= turn.rows + turn.floor:
+            return "bank"                   # where the tables end (final_round's decree)
         standstill = bank_changes_nothing(turn, score, total)
         banks = self.bank[total, state.in_hand] and not (self.guards and standstill)
         return "bank" if banks else "roll"

@@ -3,7 +3,8 @@
 Mechanics (one compiled loop, :func:`run_games`, serves every policy)
 ----------------------------------------------------------------
 * A turn rolls the dice in hand (thrown one by one from a seeded
-  splitmix64 generator; a roll is then looked up as a multiset). A roll that
+  splitmix64 generator, :mod:`solver.sim.dice`; a roll is then looked up
+  as a multiset). A roll that
   holds an instant win (``rules.instant_wins``: five 1s in cinq-mille) wins
   the game at once: nobody would set it aside for less, and docs/rules.md says the
   roll wins "at any time, also before opening". A roll without a keep is a
@@ -12,32 +13,26 @@ Mechanics (one compiled loop, :func:`run_games`, serves every policy)
   overshoots an exact target (a zero turn) or goes on; ``dice_left`` gives
   the dice in hand (all of them after hot dice); ``may_bank`` whether the
   policy may bank now (entry, forced hot dice).
-* A bank writes ``banked_score`` on the player's sheet and erases their
-  crosses (``after_bank``); ``offer`` says which dice the next player is
-  offered, and ``may_take_over`` whether they may take the offer (start
-  their turn holding its total and rolling its dice). An offer not taken at
-  once is gone.
-* Crosses (``rules.crosses > 0``, dix-mille) on the whole paper sheet: the
-  sheet is the list of the player's banked scores; a turn without a bank
-  (zero roll or overshoot) is a cross (``add_cross``); at the last one the
-  last score is struck off the sheet (the player goes back to the score
-  before their last bank, 0 if none) and the crosses are erased. Six
-  crosses in a row thus go back two banks, and so on down the sheet. (The
-  solver's tables use the one-level model of docs/rules.md; the simulator plays
-  the paper rule, so the two can be compared. ``one_level=True`` plays the
-  docs/rules.md rule instead: a player who has fallen since their last bank
-  only loses their crosses at a third cross. Either way the result counts
-  the games where the two rules part, ``deep_fall_games``.)
-* A player back at 0 must meet the entry again (the sheet says 0).
+* What the end of a turn writes (banks, crosses that go back a bank or
+  cost points, offers, a final round's score to pass) is
+  :mod:`solver.sim.score_sheet`'s: an offer not taken at once is gone
+  (``may_take_over``: whether the next player may take it, starting their
+  turn holding its total and rolling its dice).
+* A final round (``rules.final_round``): reaching the target does not end
+  the turn; every policy banks by decree at ``target + E``, where the
+  tables end (:mod:`solver.sim.final_round`), and a bank at or past the
+  target gives the other player the last turn, :func:`last_turn`.
 * A game that reaches ``max_turns`` turns (both players counted) is stopped
   and reported as unfinished, not counted as a win for anyone.
 
 The loop returns to Python when it needs the optimal tables of a turn
 start it has not seen (:class:`solver.sim.policies.OptimalCache` fills them);
 its arguments are records: the rules (:class:`TurnRules`), the dice
-(:class:`solver.sim.policies.DiceTables`), the decision tables
+(:class:`solver.sim.dice.DiceTables`), the decision tables
 (:class:`solver.sim.policies.PolicyTables`), where the optimal tables are
-(:class:`OptimalIndex`) and the games themselves (:class:`Games`).
+(:class:`OptimalIndex`), the last turn's tables
+(:class:`solver.sim.final_round.LastTurnTables`) and the games themselves
+(:class:`solver.sim.score_sheet.Games`).
 
 Randomness: one splitmix64 stream seeded from ``seed`` (via
 ``numpy.random.SeedSequence``) for the whole run, A moving first in every
@@ -55,98 +50,64 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.model.compiled_rules import (add_cross, after_bank, bank_changes_nothing, dice_left,
-                                         drop_stale_caches, keep_result, may_bank, may_take_over,
-                                         offer, offer_only_overshoots)
-from solver.model.errors import UsageError
-from solver.model.rules import Rules
+from solver.model.compiled_rules import (
+    bank_changes_nothing,
+    dice_left,
+    drop_stale_caches,
+    keep_result,
+    may_bank,
+    may_take_over,
+    offer_only_overshoots,
+)
 from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS
 from solver.model.turn_rules import WIN as KEEP_WINS
-from solver.sim.policies import OPTIMAL, RANDOM
+from solver.sim import dice as sim_dice
+from solver.sim import final_round, score_sheet
+from solver.sim.dice import _below, _next
+from solver.sim.final_round import last_turn_goal, last_turn_keep_value
+from solver.sim.policies import NEVER, OPTIMAL, RANDOM
+from solver.sim.score_sheet import (
+    ALL_TURNS,
+    BANK,
+    GAME,
+    IN_GAME,
+    INSTANT_WIN,
+    MOVER,
+    NEED_M,
+    NEED_W,
+    NEED_Z,
+    OFFER_N,
+    OFFER_T,
+    OVERSHOOT,
+    SCRIPT_POS,
+    TIE,
+    TO_PASS,
+    TURNS,
+    WIN,
+    ZERO,
+    _score,
+    end_game,
+    end_last_turn,
+    end_turn,
+    log_event,
+    player_line,
+    start_game,
+)
 
-drop_stale_caches(__file__)
+drop_stale_caches(__file__, sim_dice.__file__, final_round.__file__, score_sheet.__file__)
 
-MAX_TURNS = 10_000
-"""A game still running after this many turns is stopped and reported."""
-
-# Turn outcomes (and log kinds).
-BANK, ZERO, OVERSHOOT, WIN, INSTANT_WIN, FALL = 0, 1, 2, 3, 4, 5
-OUTCOMES = {BANK: "bank", ZERO: "zero", OVERSHOOT: "overshoot", WIN: "win",
-            INSTANT_WIN: "instant-win", FALL: "fall"}
 # Status of the compiled loop.
 DONE, NEED_TABLE, UNKNOWN_SCORE, SCRIPT_END = 0, 1, 2, 3
-# Fields of the loop's state vector.
-(GAME, IN_GAME, MOVER, TURNS, OFFER_T, OFFER_N, CROSS_A, CROSS_B, LEN_A, LEN_B,
- WINS_A, UNFINISHED, NEED_M, NEED_W, SCRIPT_POS, START_A, START_B, WINNER,
- ALL_TURNS, LOG_COUNT, FALLEN_A, FALLEN_B, NEED_Z, DEEP_IN_GAME, DEEP_GAMES,
- STATE_SIZE) = range(26)
-# FALLEN_A/B: the player has fallen since their last bank (table lookups
-# then use the fallen state); NEED_Z: the look-ahead state asked for, or -1;
-# DEEP_IN_GAME/DEEP_GAMES: this game / the games so far in which a
-# fallen player's third cross struck a further score off the sheet (or
-# would have, under ``one_level``): where paper sheet and docs/rules.md differ.
 
 
 # ------------------------------------------------------------------ records
-
-class Games(NamedTuple):
-    """The games being played, as the compiled loop reads and writes them."""
-    state: np.ndarray
-    """The loop's state vector (fields ``GAME`` ... above)."""
-    sheets: np.ndarray
-    """``sheets[seat, entry]``: each player's banked scores, in units."""
-    rng: np.ndarray
-    """The splitmix64 state (one value)."""
-    script: np.ndarray
-    """Dice to throw in this order, or empty: thrown from ``rng``."""
-    log: np.ndarray
-    """One row per turn and fall: game, turn, seat, outcome, turn total,
-    score after, took over (as many rows as it has)."""
-    common_seed: np.ndarray
-    """One value: each game its own dice stream seeded from it and the
-    game's number; empty: one stream for the whole run."""
-    winners: np.ndarray
-    """Each game's winner (0: A, 1: B, -1: unfinished), or empty."""
-    max_turns: int
-    one_level: bool
-    """The third cross of a fallen player changes nothing (docs/rules.md)
-    instead of striking the next score off the paper sheet."""
-
-    @classmethod
-    def new(cls, rules: Rules, seed: int, max_turns: int = MAX_TURNS, start=(0, 0),
-            script=None, log_size: int = 0, common_dice: bool = False, winners: int = 0,
-            one_level: bool = False) -> "Games":
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        for seat, points in enumerate(start):
-            if points % rules.unit or not 0 <= points < rules.target:
-                raise UsageError(f"start score {points} is not a score below the target")
-            state[START_A + seat] = points // rules.unit
-        script = np.asarray(script if script is not None else [], dtype=np.int64)
-        if np.any((script < 1) | (script > 6)):
-            raise UsageError("scripted dice must be 1 to 6")
-        first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
-        return cls(state, np.zeros((2, int(max_turns) + 2), dtype=np.int64),
-                   np.array([first], dtype=np.uint64), script,
-                   np.zeros((log_size, 7), dtype=np.int64),
-                   np.array([first] if common_dice else [], dtype=np.uint64),
-                   np.zeros(winners, dtype=np.int8), int(max_turns), bool(one_level))
-
-    @property
-    def mover(self) -> int:
-        return int(self.state[MOVER])
-
-    @property
-    def offer(self) -> tuple[int, int]:
-        """(turn total, dice) offered to the mover; (0, 0): none."""
-        return int(self.state[OFFER_T]), int(self.state[OFFER_N])
-
 
 class OptimalIndex(NamedTuple):
     """Where the compiled loop finds the optimal policy's tables: the
     open-addressing hash ``hash_keys`` -> ``hash_slots`` (-1: empty) from a
     turn start's key (:meth:`solver.sim.policies.OptimalCache.key`) to its slot
     in the table store; and per seat its table's line maps
-    ``state_of``/``zero_of[seat, score, previous, crosses]``
+    ``state_of``/``zero_of[seat, score - floor, previous, crosses]``
     (:func:`solver.sim.policies.player_states`), number of player states and
     key base."""
     hash_keys: np.ndarray
@@ -166,47 +127,6 @@ class OptimalIndex(NamedTuple):
 # and the helpers it calls per game, turn, roll or keep take the arrays
 # they read and are inlined into it (another tenth of the time).
 
-@njit(cache=True, inline="always")
-def _next(rng):
-    """splitmix64."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def _below(rng, k):
-    """Uniform integer in 0..k-1."""
-    return np.int64(_next(rng) % np.uint64(k))
-
-
-@njit(cache=True, inline="always")
-def _score(state, sheets, seat):
-    length = state[LEN_A + seat]
-    return sheets[seat, length - 1] if length > 0 else 0
-
-
-@njit(cache=True)
-def player_line(rules, state, sheets, seat):
-    """(score, previous, crosses) of ``seat`` for a table lookup: the
-    previous score is the sheet's entry before the last (0 if none), or the
-    score itself when the player has fallen since their last bank (module
-    docstring); (score, 0, 0) in a game without crosses."""
-    length = state[LEN_A + seat]
-    score = sheets[seat, length - 1] if length > 0 else 0
-    if rules.crosses == 0:
-        return score, 0, 0
-    if state[FALLEN_A + seat] != 0:
-        previous = score
-    elif length >= 2:
-        previous = sheets[seat, length - 2]
-    else:
-        previous = 0
-    return score, previous, state[CROSS_A + seat]
-
-
 @njit(cache=True)
 def hash_at(keys, key):
     """Where ``key`` is in the open-addressing hash ``keys`` (length a power
@@ -223,20 +143,6 @@ def hash_put(keys, values, key, value):
     i = hash_at(keys, key)
     keys[i] = key
     values[i] = value
-
-
-@njit(cache=True, inline="always")
-def _log(state, log, seat, kind, turn_total, score, took):
-    row = state[LOG_COUNT]
-    if row < log.shape[0]:
-        log[row, 0] = state[GAME]
-        log[row, 1] = state[TURNS]
-        log[row, 2] = seat
-        log[row, 3] = kind
-        log[row, 4] = turn_total
-        log[row, 5] = score
-        log[row, 6] = took
-        state[LOG_COUNT] = row + 1
 
 
 @njit(cache=True, inline="always")
@@ -284,87 +190,51 @@ def keep_value(rules, V, V_late, slot, overshoot_value, win_value, score, turn_t
 
 
 @njit(cache=True, inline="always")
-def start_game(state, sheets, rng, common_seed):
-    """Both players at their start scores, A to move, no offer."""
-    if len(common_seed) > 0:
-        rng[0] = common_seed[0] + np.uint64(state[GAME])
-        rng[0] = _next(rng)
-    for seat in range(2):
-        start = state[START_A + seat]
-        sheets[seat, 0] = start
-        state[LEN_A + seat] = 1 if start > 0 else 0
-        state[CROSS_A + seat] = 0
-        state[FALLEN_A + seat] = 0
-    state[DEEP_IN_GAME] = 0
-    state[MOVER] = 0
-    state[TURNS] = 0
-    state[OFFER_T] = 0
-    state[OFFER_N] = 0
-    state[WINNER] = -1
-    state[IN_GAME] = 1
-
-
-@njit(cache=True, inline="always")
-def _end_game(state, winners, winner):
-    """The game is over: ``winner`` 0 (A), 1 (B) or -1 (stopped at the turn cap)."""
-    if len(winners) > state[GAME]:
-        winners[state[GAME]] = winner
-    if winner < 0:
-        state[UNFINISHED] += 1
-    elif winner == 0:
-        state[WINS_A] += 1
-    state[WINNER] = winner
-    state[IN_GAME] = 0
-    state[GAME] += 1
-
-
-@njit(cache=True, inline="always")
-def _fall(state, sheets, log, one_level, seat):
-    """The last cross, on the paper sheet: strike the last score off (under
-    ``one_level``, not again before a new bank) and mark the player fallen."""
-    length = state[LEN_A + seat]
-    fallen = state[FALLEN_A + seat] != 0
-    if length > 0 and fallen and state[DEEP_IN_GAME] == 0:
-        state[DEEP_IN_GAME] = 1
-        state[DEEP_GAMES] += 1
-    if length > 0 and not (one_level and fallen):
-        state[LEN_A + seat] = length - 1
-    state[FALLEN_A + seat] = 1
-    _log(state, log, seat, FALL, 0, _score(state, sheets, seat), 0)
-
-
-@njit(cache=True, inline="always")
-def end_turn(rules, state, sheets, log, one_level, seat, outcome, turn_total, in_hand, took):
-    """A turn of ``seat`` that did not win ended with ``outcome`` (BANK,
-    ZERO or OVERSHOOT) holding ``turn_total`` and ``in_hand`` dice: write the
-    sheet, the crosses and the offer; the move passes."""
-    score = _score(state, sheets, seat)
-    state[OFFER_T] = 0
-    state[OFFER_N] = 0
-    if outcome == BANK:
-        new, _, crosses = after_bank(rules, score, turn_total)
-        length = state[LEN_A + seat]
-        sheets[seat, length] = new
-        state[LEN_A + seat] = length + 1
-        state[CROSS_A + seat] = crosses
-        state[FALLEN_A + seat] = 0
-        offered = offer(rules, in_hand)
-        if offered > 0:
-            state[OFFER_T] = turn_total
-            state[OFFER_N] = offered
-        _log(state, log, seat, BANK, turn_total, new, took)
-    else:
-        _log(state, log, seat, outcome, turn_total, score, took)
-        if rules.crosses > 0:
-            crosses, falls = add_cross(rules, state[CROSS_A + seat])
-            state[CROSS_A + seat] = crosses
-            if falls:
-                _fall(state, sheets, log, one_level, seat)
-    state[MOVER] = 1 - seat
+def last_turn(rules, shared, strict, least, tie_banks, power, roll_of_code, script, state, rng,
+              instant_win, keep_first, keep_units, keep_used, random_play, score):
+    """A final round's last turn of a player at ``score`` against the
+    score to pass ``state[TO_PASS]``, played as :mod:`solver.sim.final_round`
+    says (``random_play``: the random policy's way, else the one-turn DP
+    of the tables ``shared``/``strict``). Returns ``(outcome, turn total)``:
+    WIN once the total passes, INSTANT_WIN, TIE (a bank that equals the
+    score), ZERO (a zero roll), or -1 when the script ran out."""
+    goal, ties = last_turn_goal(least, score, state[TO_PASS])
+    values = shared if ties else strict
+    t = 0
+    n = rules.dice
+    while True:
+        r = throw(power, roll_of_code, script, state, rng, n)
+        if r < 0:
+            return -1, t
+        if instant_win[r]:
+            return INSTANT_WIN, t
+        k0 = keep_first[r]
+        k1 = keep_first[r + 1]
+        if k0 == k1:
+            return ZERO, t
+        if random_play:
+            chosen = k0 + _below(rng, k1 - k0)
+        else:
+            chosen = k0
+            best = -1.0
+            for k in range(k0, k1):
+                v = last_turn_keep_value(values, goal, t + keep_units[k],
+                                         dice_left(rules, n, keep_used[k]))
+                if v > best:
+                    best = v
+                    chosen = k
+        t += keep_units[chosen]
+        n = dice_left(rules, n, keep_used[chosen])
+        if t > goal:
+            return WIN, t
+        if ties and t == goal and may_bank(rules, score, t, n):
+            banks = _below(rng, 2) == 1 if random_play else tie_banks[n]
+            if banks:
+                return TIE, t
 
 
 @njit(cache=True)
-def run_games(rules, dice, tables, index, games, games_end):
+def run_games(rules, dice, tables, index, last, games, games_end):
     """Play games until ``games.state[GAME] == games_end``. Returns a
     status: done, need an optimal table for (NEED_M, NEED_W, NEED_Z) of
     the mover's seat, a score the solver's player space lacks, or the
@@ -383,16 +253,30 @@ def run_games(rules, dice, tables, index, games, games_end):
     hash_keys, hash_slots, state_of, zero_of = index.hash_keys, index.hash_slots, \
         index.state_of, index.zero_of
     states, key_base = index.states, index.key_base
+    shared, strict, least, tie_banks = last.shared, last.strict, last.least, last.tie_banks
     while state[GAME] < games_end:
         if state[IN_GAME] == 0:
             start_game(state, sheets, rng, common_seed)
         if state[TURNS] >= max_turns:
-            _end_game(state, winners, -1)
+            end_game(state, winners, -1)
             continue
         seat = state[MOVER]
         score = _score(state, sheets, seat)
         kind = kinds[seat]
         guard = guards[seat]
+
+        if state[TO_PASS] != 0:
+            script_pos = state[SCRIPT_POS]
+            outcome, t = last_turn(rules, shared, strict, least, tie_banks, power, roll_of_code,
+                                   script, state, rng, instant_win, keep_first, keep_units,
+                                   keep_used, kind == RANDOM, score)
+            if outcome < 0:
+                state[SCRIPT_POS] = script_pos
+                return SCRIPT_END
+            state[TURNS] += 1
+            state[ALL_TURNS] += 1
+            end_last_turn(state, sheets, log, winners, seat, outcome, t)
+            continue
 
         # The tables to play by: the seat's own, or the optimal ones of this
         # turn start (replayed in Python the first time it comes up).
@@ -415,6 +299,10 @@ def run_games(rules, dice, tables, index, games, games_end):
                 return NEED_TABLE
         overshoot_value = Zs[slot]
         win_value = wins[slot]
+
+        # A final round's turn totals end where the tables do: from there
+        # every policy banks, as the solved table's turn DP does.
+        bank_from = rules.rows + rules.floor - score if rules.final_round else NEVER
 
         # Take over the offer, or roll all dice from 0.
         t = 0
@@ -469,6 +357,9 @@ def run_games(rules, dice, tables, index, games, games_end):
                 outcome = OVERSHOOT
                 break
             n = dice_left(rules, n, keep_used[chosen])
+            if t >= bank_from:
+                outcome = BANK
+                break
             if may_bank(rules, score, t, n):
                 if kind == RANDOM:
                     banks = _below(rng, 2) == 1
@@ -483,10 +374,9 @@ def run_games(rules, dice, tables, index, games, games_end):
         state[TURNS] += 1
         state[ALL_TURNS] += 1
         if outcome == WIN or outcome == INSTANT_WIN:
-            _log(state, log, seat, outcome, t, rules.target if outcome == WIN else score, took)
-            _end_game(state, winners, seat)
+            log_event(state, log, seat, outcome, t, rules.target if outcome == WIN else score,
+                      took)
+            end_game(state, winners, seat)
         else:
             end_turn(rules, state, sheets, log, one_level, seat, outcome, t, n, took)
     return DONE
-
-

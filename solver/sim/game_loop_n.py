@@ -75,11 +75,13 @@ from solver.model.dice import DiceArrays
 from solver.model.states import Moves
 from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS
 from solver.model.turn_rules import WIN as KEEP_WINS
+from solver.sim import dice as sim_dice
 from solver.sim import game_loop
-from solver.sim.game_loop import _below, _next, keep_value, throw
+from solver.sim.dice import _below, _next
+from solver.sim.game_loop import keep_value, throw
 from solver.sim.policies import OPTIMAL, RANDOM
 
-drop_stale_caches(__file__, game_loop.__file__, turn_kernel_n.__file__)
+drop_stale_caches(__file__, game_loop.__file__, sim_dice.__file__, turn_kernel_n.__file__)
 
 # Status of the compiled loop.
 DONE, UNKNOWN_STATE = 0, 1

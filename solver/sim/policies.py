@@ -40,7 +40,14 @@ take are choices.)
 The tables of both seats and of the optimal turn starts live in one
 :class:`TableStore`: slot 0 and 1 hold the fixed tables of players A and B,
 slots 2.. the optimal policy's. The loop reads them as one
-:class:`PolicyTables` record.
+:class:`PolicyTables` record. Their rows are the turn totals
+:func:`table_rows`: from the lowest score to the target (below 0 with a
+penalty), and with a final round past it.
+
+A final round's last turn is not played from these tables
+(:mod:`solver.sim.final_round` says how each policy plays it). The card
+(:class:`CardCache`) plays neither a final round nor a penalty yet: its
+tables hold scores from 0 to the target.
 """
 
 from __future__ import annotations
@@ -56,12 +63,13 @@ from numba import njit
 from solver.cards.card import (card_banks, card_situation, card_takes, chasing, keep_score,
                                points_from)
 from solver.engine.solution import replay
+from solver.engine.turn import pad
 from solver.model.compiled_rules import dice_left, drop_stale_caches, may_bank
-from solver.model.dice import keeps, rolls
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import cross_states
 from solver.model.turn_rules import TurnRules
+from solver.sim.dice import dice_tables
 
 drop_stale_caches(__file__)
 
@@ -121,61 +129,6 @@ def parse_policy(text: str) -> Policy:
     raise UsageError(f"unknown policy {text!r}; known policies: {', '.join(POLICY_NAMES)}")
 
 
-# --------------------------------------------------------------- dice tables
-
-class DiceTables(NamedTuple):
-    """Every distinct roll of 1..dice dice and all its legal keeps, as the
-    simulator throws them (one record for the compiled loop).
-
-    A thrown roll is found by its code ``sum(power[face - 1])`` with
-    ``power[f] = (dice + 1) ** f``: ``roll_of_code[code]``. Roll ``r`` has
-    probability ``prob[r]``, ``dice_of[r]`` dice, ``instant_win[r]`` and keeps
-    ``keep_first[r]`` to ``keep_first[r + 1] - 1`` (points in units, dice
-    used, instant win), ordered instant win first, then most points, then
-    fewest dice."""
-    power: np.ndarray
-    roll_of_code: np.ndarray
-    prob: np.ndarray
-    dice_of: np.ndarray
-    instant_win: np.ndarray
-    keep_first: np.ndarray
-    keep_units: np.ndarray
-    keep_used: np.ndarray
-    keep_win: np.ndarray
-
-
-_DICE_CACHE: dict = {}
-
-
-def dice_tables(rules: Rules) -> DiceTables:
-    key = (rules.dice, rules.unit, rules.scoring, rules.straights, rules.instant_wins,
-           rules.keep_rule)
-    if key in _DICE_CACHE:
-        return _DICE_CACHE[key]
-    D = rules.dice
-    power = (D + 1) ** np.arange(6, dtype=np.int64)
-    roll_of_code = -np.ones((D + 1) ** 6, dtype=np.int64)
-    prob, dice_of, instant, first, units, used, wins = [], [], [], [0], [], [], []
-    for n in range(1, D + 1):
-        for counts, p in rolls(n):
-            roll_of_code[int(np.dot(counts, power))] = len(prob)
-            options = sorted(keeps(rules, counts), key=lambda k: (not k.win, -k.points, k.used))
-            prob.append(float(p))
-            dice_of.append(n)
-            instant.append(any(k.win for k in options))
-            for k in options:
-                units.append(k.points // rules.unit)
-                used.append(k.used)
-                wins.append(k.win)
-            first.append(len(units))
-    tables = DiceTables(power, roll_of_code, np.array(prob), np.array(dice_of, dtype=np.int64),
-                        np.array(instant, dtype=np.bool_), np.array(first, dtype=np.int64),
-                        np.array(units, dtype=np.int64), np.array(used, dtype=np.int64),
-                        np.array(wins, dtype=np.bool_))
-    _DICE_CACHE[key] = tables
-    return tables
-
-
 # ------------------------------------------------------ the expected policy
 
 @njit(cache=True)
@@ -212,11 +165,22 @@ def _expected_dp(rules, dice, top, win_units):
     return R, V
 
 
+def table_rows(rules: Rules) -> int:
+    """Turn totals (units) the decision tables hold: those a turn DP holds
+    (``TurnRules.rows``: to the target from the lowest score, the floor or
+    0, and with a final round the totals past the target up to where the
+    DP banks by decree, as the loop then does), and with a final round the
+    largest keep more (:func:`solver.engine.turn.pad`), so that a keep
+    from the last of those totals finds its value in the table."""
+    rows = TurnRules.of(rules).rows
+    return pad(rules, rows) if rules.final_round else rows
+
+
 @lru_cache(maxsize=16)
 def expected_turn(rules: Rules):
     """``(R, V)`` of the ``expected`` policy in units, rows 0 to
-    :data:`EXPECTED_TOP_POINTS` / unit (or the target, if larger)."""
-    top = max(rules.target, EXPECTED_TOP_POINTS) // rules.unit
+    :data:`EXPECTED_TOP_POINTS` / unit (or the tables' rows, if more)."""
+    top = max(EXPECTED_TOP_POINTS // rules.unit, table_rows(rules))
     # The DP ignores both scores: no entry, and a target it never reaches.
     ignoring_scores = TurnRules.of(rules)._replace(target=top + 1, entry=0, cap=-1)
     return _expected_dp(ignoring_scores, dice_tables(rules), top, rules.target_units)
@@ -224,8 +188,9 @@ def expected_turn(rules: Rules):
 
 def fixed_tables(policy: Policy, rules: Rules):
     """(value, bank, take, overshoot value, win value) of a table policy
-    that does not depend on the scores (threshold, expected; random: unused)."""
-    rows, D = rules.target_units, rules.dice
+    that does not depend on the scores (threshold, expected; random: unused),
+    :func:`table_rows` rows."""
+    rows, D = table_rows(rules), rules.dice
     t = np.arange(rows)[:, None] * np.ones(D + 1)
     if policy.kind == "threshold":
         x = -(-policy.threshold // rules.unit)
@@ -273,7 +238,7 @@ class TableStore:
     slots filled so far."""
 
     def __init__(self, rules: Rules, slots: int, policies=()):
-        rows, D = rules.target_units, rules.dice
+        rows, D = table_rows(rules), rules.dice
         self.V = np.zeros((slots, rows, D + 1))
         self.bank = np.zeros((slots, rows, D + 1), dtype=np.uint8)
         self.take = np.zeros((slots, rows, D + 1), dtype=np.uint8)
@@ -318,18 +283,33 @@ class TableStore:
 # ------------------------------------------------------- the optimal policy
 
 def player_states(rules: Rules, space):
-    """``(state, zero_to)`` arrays indexed ``[score, previous, crosses]``
-    (units; axes 1 and 2 have length 1 in a game without crosses): the
-    player state and the look-ahead state (-1: none) of every score-sheet
-    line, from :func:`solver.model.states.player_state`; -1 where the line cannot
-    occur in ``space``."""
+    """``(state, zero_to)`` arrays indexed ``[score - floor, previous,
+    crosses]`` (units; axis 1 has length 1 in a game without crosses or
+    with a penalty, axis 2 without crosses): the player state and the
+    look-ahead state (-1: none) of every score-sheet line, from
+    :func:`solver.model.states.player_state`; -1 where the line cannot
+    occur in ``space``. Scores below 0 (a penalty's) are rows too: the
+    row of score ``s`` is ``s - floor`` (the loop's
+    :func:`solver.sim.score_sheet.player_line`)."""
     from solver.model.states import Line, player_state
-    rows, unit = rules.target_units, rules.unit
+    rows, unit, floor = rules.turn_rows_units, rules.unit, rules.floor_units
     if not rules.crosses:
         state = -np.ones((rows, 1, 1), dtype=np.int64)
-        state[np.asarray(space.score), 0, 0] = np.arange(space.size)
+        state[np.asarray(space.score) - floor, 0, 0] = np.arange(space.size)
         return state, -np.ones_like(state)
     C = rules.crosses
+    if rules.fall_penalty:
+        # No previous score; at the floor every count of crosses is the
+        # floor's one line (player_state says so).
+        state = -np.ones((rows, 1, C), dtype=np.int64)
+        for s in range(floor, rules.target_units):
+            for c in range(C):
+                try:
+                    state[s - floor, 0, c] = player_state(rules, space, Line(s * unit, c),
+                                                          "player")[0]
+                except UsageError:
+                    continue
+        return state, -np.ones_like(state)
     state = -np.ones((rows, rows, C), dtype=np.int64)
     zero_to = -np.ones((rows, rows, C), dtype=np.int64)
     first = max(rules.entry_units, 1)
@@ -361,21 +341,22 @@ class OptimalTurn(NamedTuple):
 
 def optimal_turn(solution, m: int, w: int, zero_to: int = -1) -> OptimalTurn:
     """The optimal policy of mover ``m`` against ``w`` (player states;
-    ``zero_to``: the look-ahead state of a model table, or -1)."""
+    ``zero_to``: the look-ahead state of a model table, or -1), in
+    :func:`table_rows` rows."""
     rules = solution.rules
-    D, rows = rules.dice, rules.target_units
+    D, rows = rules.dice, table_rows(rules)
     Z, R, A, B = replay(solution, m, w, compiled=True, zero_to=None if zero_to < 0 else zero_to)
-    R, A = np.asarray(R)[:rows], np.asarray(A)[:rows]
-    # Bank where it is allowed (B is -inf elsewhere) and worth at least rolling on.
-    T = rows - int(solution.space.score[m])
+    R, A, B = np.asarray(R)[:rows], np.asarray(A)[:rows], np.asarray(B)
+    # Bank where it is allowed (B is -inf elsewhere) and worth at least
+    # rolling on: below the target, and with a final round past it (B's rows).
     bank = np.zeros((rows, D + 1), dtype=np.uint8)
-    bank[:T] = B >= R[:T]
+    bank[:len(B)] = B >= R[:len(B)]
     # Take over when it beats a fresh turn (under a look-ahead the fresh turn
     # is worth the replayed R[0, D], not the model's W[m, w]).
     fresh = float(solution.W[m, w]) if zero_to < 0 else float(R[0, D])
     take = np.zeros((rows, D + 1), dtype=np.uint8)
-    take[:, 1:D] = R[:, 1:D] > fresh
-    return OptimalTurn(float(Z), R, A, np.asarray(B), fresh, bank, take)
+    take[:len(R), 1:D] = R[:, 1:D] > fresh
+    return OptimalTurn(float(Z), R, A, B, fresh, bank, take)
 
 
 class OptimalCache:

@@ -4,12 +4,14 @@ The simulator has its own game loop over thrown dice and its own score
 sheets; what a keep, a bank, an offer and a cross do it asks the turn rules
 (:mod:`solver.model.compiled_rules`, over a :class:`solver.model.turn_rules.TurnRules`
 record), which the solver asks too. The dice are
-:func:`solver.sim.policies.dice_tables` (every distinct roll and its legal
+:func:`solver.sim.dice.dice_tables` (every distinct roll and its legal
 keeps, from :mod:`solver.model.dice`); how each player chooses is
 :mod:`solver.sim.policies` (the ``optimal`` policy reads the solved table
 through :func:`solver.engine.solution.replay`).
 
-The game loop itself is :mod:`solver.sim.game_loop`.
+The game loop itself is :mod:`solver.sim.game_loop`, its score sheets
+:mod:`solver.sim.score_sheet`, a final round's last turn
+:mod:`solver.sim.final_round`.
 
 Optimal play with crosses (dix-mille)
 -------------------------------------
@@ -25,6 +27,16 @@ crosses will indeed strike off. ``memory="model"`` tables forget the
 previous score; the policy is then the model's values with an exact
 look-ahead of one turn for a mover on their last cross
 (:func:`solver.sim.policies.optimal_turn` with ``zero_to``).
+
+A penalty and a final round
+---------------------------
+A penalty (``fall_penalty``) plays ``after_zero_turn`` on the sheet,
+scores down to the floor, below 0 (:mod:`solver.sim.score_sheet`); the
+table's line is (score, crosses). A final round plays past the target and
+gives the other player a last turn (:mod:`solver.sim.final_round`); a
+last-turn bank equal to the score shares the game (``shared``), half a win
+each in ``win_rate_a``, its standard error and :func:`match`. The N-player
+loop and the card policy play neither yet.
 
 Randomness: as :mod:`solver.sim.game_loop` says; ``common_dice=True`` gives
 each game its own dice stream, so that two runs with the same seed throw the
@@ -43,39 +55,38 @@ import numpy as np
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.turn_rules import TurnRules
+from solver.sim.dice import DiceTables, dice_tables
+from solver.sim.final_round import last_turn_tables
 from solver.sim.game_loop import (
+    DONE,
+    NEED_TABLE,
+    SCRIPT_END,
+    UNKNOWN_SCORE,
+    OptimalIndex,
+    hash_put,
+    run_games,
+)
+from solver.sim.policies import CardCache, OptimalCache, TableStore, parse_policy
+from solver.sim.score_sheet import (
     ALL_TURNS,
     CROSS_A,
     CROSS_B,
     DEEP_GAMES,
-    DONE,
     LEN_A,
     LOG_COUNT,
     MAX_TURNS,
     MOVER,
     NEED_M,
-    NEED_TABLE,
     NEED_W,
     NEED_Z,
     OUTCOMES,
-    SCRIPT_END,
     SCRIPT_POS,
+    SHARED,
+    SHARED_GAMES,
     UNFINISHED,
-    UNKNOWN_SCORE,
     WINNER,
     WINS_A,
     Games,
-    OptimalIndex,
-    hash_put,
-    run_games,
-)
-from solver.sim.policies import (
-    CardCache,
-    DiceTables,
-    OptimalCache,
-    TableStore,
-    dice_tables,
-    parse_policy,
 )
 
 OPTIMAL_CACHE_BYTES = 512 * 2 ** 20
@@ -98,16 +109,24 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
         raise UsageError(f"the seed must be 0 or more, not {seed}")
 
 
-def check_simulated(rules: Rules) -> None:
-    """A UsageError for the rules the game loops do not play yet: a fall
-    that costs points (scores below 0; the loops index by score) and a
-    final round (the loops end a game at the target)."""
-    if rules.fall_penalty:
-        raise UsageError(f"{rules.name}: simulate does not play a fall_penalty yet (the "
-                         f"tables, advice and play do)")
-    if rules.final_round:
-        raise UsageError(f"{rules.name}: simulate does not play a final round yet (the "
-                         f"tables, advice, play and the page do)")
+def check_simulated(rules: Rules, players: int = 2, policies=(),
+                    n_player_loop: bool = False) -> None:
+    """A UsageError for what the game loops do not play yet: a fall that
+    costs points and a final round in the N-player loop
+    (:mod:`solver.sim.simulate_n`, whatever the seats: it indexes by
+    scores from 0 and ends a game at the target), and the card policy in
+    either (its tables, :class:`solver.sim.policies.CardCache`, hold scores
+    from 0 to the target)."""
+    rule = "a fall_penalty" if rules.fall_penalty else "a final round" \
+        if rules.final_round else None
+    if rule is None:
+        return
+    if players > 2 or n_player_loop:
+        raise UsageError(f"{rules.name}: simulate plays {rule} with two players only "
+                         f"(the two-player simulator)")
+    if any(parse_policy(p).kind == "card" for p in policies):
+        raise UsageError(f"{rules.name}: simulate does not play the card policy with {rule} "
+                         f"yet")
 
 # ------------------------------------------------------------------ driver
 
@@ -119,12 +138,14 @@ class SimulationResult:
     policy_b: str
     games: int
     wins_a: int
+    """Games A won outright."""
     unfinished: int
     """Games stopped at the turn cap (counted for nobody)."""
     win_rate_a: float
-    """A's wins over the finished games (A moves first)."""
+    """A's wins over the finished games (A moves first), a shared game
+    counting half: ``(wins_a + shared / 2) / finished``."""
     stderr: float
-    """Binomial standard error ``sqrt(p (1 - p) / finished)``."""
+    """Standard error of ``win_rate_a`` (:func:`win_rate_and_se`)."""
     seconds: float
     seed: int
     turns_mean: float
@@ -132,7 +153,8 @@ class SimulationResult:
     """Turn starts replayed for the optimal policy."""
     optimal_seconds: float = 0.0
     winners: np.ndarray | None = None
-    """With ``keep_winners``: each game's winner (0: A, 1: B, -1: unfinished)."""
+    """With ``keep_winners``: each game's winner (0: A, 1: B, 2: shared, -1:
+    unfinished)."""
     deep_fall_games: int = 0
     """Games in which a player who had fallen since their last bank reached a
     third cross again with a score on their sheet: the paper sheet strikes
@@ -140,10 +162,14 @@ class SimulationResult:
     only games where the two rules, and so simulator and tables, differ)."""
     common_dice: bool = False
     """Each game had its own dice stream (module docstring)."""
+    shared: int = 0
+    """Games shared: a final round's last turn banked a score equal to the
+    score to pass (half a win each)."""
 
     @property
     def wins_b(self) -> int:
-        return self.games - self.unfinished - self.wins_a
+        """Games B won outright."""
+        return self.games - self.unfinished - self.wins_a - self.shared
 
     @property
     def games_per_second(self) -> float:
@@ -155,7 +181,22 @@ class SimulationResult:
                 "wins_b": self.wins_b, "unfinished": self.unfinished,
                 "win_rate_a": self.win_rate_a, "stderr": self.stderr,
                 "seconds": self.seconds, "games_per_second": self.games_per_second,
-                "turns_mean": self.turns_mean, "seed": self.seed}
+                "turns_mean": self.turns_mean, "seed": self.seed, "shared": self.shared}
+
+
+def win_rate_and_se(wins: int, shared: int, finished: int) -> tuple[float, float]:
+    """A player's win rate ``p = (wins + shared / 2) / finished`` and its
+    standard error from the per-game outcomes (1, 1/2, 0): ``sqrt(v /
+    finished)``, ``v = (wins + shared / 4) / finished - p^2``, the binomial
+    ``sqrt(p (1 - p) / finished)`` without shared games."""
+    if not finished:
+        return math.nan, math.nan
+    if not shared:
+        rate = wins / finished
+        return rate, math.sqrt(rate * (1 - rate) / finished)
+    rate = (wins + shared / 2) / finished
+    variance = max((wins + shared / 4) / finished - rate * rate, 0.0)
+    return rate, math.sqrt(variance / finished)
 
 
 class _Machine:
@@ -169,6 +210,8 @@ class _Machine:
         self.rules = rules
         self.turn_rules = TurnRules.of(rules)
         self.policies = (parse_policy(policy_a), parse_policy(policy_b))
+        check_simulated(rules, 2, self.policies)
+        self.last_turn = last_turn_tables(rules)
         self.dice: DiceTables = dice_tables(rules)
         self.store = TableStore(rules, 2, self.policies)
         self.seat_cache = self._seat_caches(solution, solution_b)
@@ -214,11 +257,8 @@ class _Machine:
         return seat_cache
 
     def _optimal_index(self) -> OptimalIndex:
-        rules = self.rules
-        rows = rules.target_units
-        shape = (rows, rows, rules.crosses) if rules.crosses else (rows, 1, 1)
-        if not self.caches:
-            shape = (1, 1, 1)
+        # Every table of one game has line maps of one shape (player_states).
+        shape = self.caches[0].state_of.shape if self.caches else (1, 1, 1)
         state_of = -np.ones((2,) + shape, dtype=np.int64)
         zero_of = -np.ones((2,) + shape, dtype=np.int64)
         states = np.zeros(2, dtype=np.int64)
@@ -242,8 +282,8 @@ class _Machine:
     def run(self, games_end: int) -> None:
         store, index, st = self.store, self.index, self.games.state
         while True:
-            status = run_games(self.turn_rules, self.dice, store.record(), index, self.games,
-                          games_end)
+            status = run_games(self.turn_rules, self.dice, store.record(), index,
+                               self.last_turn, self.games, games_end)
             if status == DONE:
                 return
             if status == NEED_TABLE:
@@ -291,7 +331,6 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
     fallen player's third cross changing nothing, instead of the paper
     sheet (module docstring)."""
     check_games_and_seed(games, seed)
-    check_simulated(rules)
     started = time.perf_counter()
     machine = _Machine(rules, policy_a, policy_b, seed, solution, max_turns,
                        solution_b=solution_b, common_dice=common_dice,
@@ -304,10 +343,8 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
             progress(done, games)
     seconds = time.perf_counter() - started
     st = machine.games.state
-    wins_a, unfinished = int(st[WINS_A]), int(st[UNFINISHED])
-    finished = games - unfinished
-    rate = wins_a / finished if finished else math.nan
-    stderr = math.sqrt(rate * (1 - rate) / finished) if finished else math.nan
+    wins_a, unfinished, shared = int(st[WINS_A]), int(st[UNFINISHED]), int(st[SHARED_GAMES])
+    rate, stderr = win_rate_and_se(wins_a, shared, games - unfinished)
     return SimulationResult(
         rules=rules.name, target=rules.target, policy_a=str(machine.policies[0]),
         policy_b=str(machine.policies[1]), games=games, wins_a=wins_a, unfinished=unfinished,
@@ -315,7 +352,7 @@ def simulate(rules: Rules, policy_a, policy_b, games: int, seed: int = 0, soluti
         turns_mean=int(st[ALL_TURNS]) / games,
         optimal_tables=machine.replays, optimal_seconds=machine.replay_seconds,
         winners=machine.games.winners if keep_winners else None,
-        deep_fall_games=int(st[DEEP_GAMES]), common_dice=common_dice)
+        deep_fall_games=int(st[DEEP_GAMES]), common_dice=common_dice, shared=shared)
 
 
 # ------------------------------------------------------------------ matches
@@ -357,6 +394,11 @@ class MatchResult:
     differ_second: int | None = None
 
 
+def won(winners: np.ndarray, seat: int) -> np.ndarray:
+    """Each game's worth to ``seat``: 1 a win, 1/2 shared, 0 else."""
+    return (winners == seat) + 0.5 * (winners == SHARED)
+
+
 def _mean_and_se(values: np.ndarray) -> tuple[float, float]:
     if len(values) == 0:
         return math.nan, math.nan
@@ -388,13 +430,11 @@ def match(rules: Rules, policy_x, policy_y, games: int, seed: int, solution=None
                      **kw)
     second = simulate(rules, policy_y, policy_x, games, solution=table_y, solution_b=solution,
                       **kw)
-    x_first = (first.winners == 0).astype(np.float64)
-    x_second = (second.winners == 1).astype(np.float64)
+    x_first, x_second = won(first.winners, 0), won(second.winners, 1)
     finished_first, finished_second = first.winners >= 0, second.winners >= 0
     win_first, win_first_se = first.win_rate_a, first.stderr
-    win_second = float(x_second[finished_second].mean()) if finished_second.any() else math.nan
-    win_second_se = math.sqrt(win_second * (1 - win_second) / int(finished_second.sum())) \
-        if finished_second.any() else math.nan
+    win_second, win_second_se = win_rate_and_se(second.wins_b, second.shared,
+                                                second.games - second.unfinished)
     both = finished_first & finished_second
     win_mean, win_mean_se = _mean_and_se((x_first[both] + x_second[both]) / 2)
     result = MatchResult(str(parse_policy(policy_x)), str(parse_policy(policy_y)), games, seed,
@@ -402,8 +442,7 @@ def match(rules: Rules, policy_x, policy_y, games: int, seed: int, solution=None
                          win_mean, win_mean_se)
     if baseline is None:
         return result
-    base_a = (baseline.winners == 0).astype(np.float64)
-    base_b = (baseline.winners == 1).astype(np.float64)
+    base_a, base_b = won(baseline.winners, 0), won(baseline.winners, 1)
     base_finished = baseline.winners >= 0
     one, two = finished_first & base_finished, finished_second & base_finished
     result.paired_first, result.paired_first_se = _mean_and_se(x_first[one] - base_a[one])
@@ -422,7 +461,8 @@ def match(rules: Rules, policy_x, policy_y, games: int, seed: int, solution=None
 class ScriptedGame:
     """The end of one game played with given dice."""
     winner: str | None
-    """``"A"``, ``"B"``, or None when the game stopped at the turn cap."""
+    """``"A"``, ``"B"``, ``"shared"`` (a final round's tie), or None when the
+    game stopped at the turn cap."""
     scores: tuple[int, int]
     sheets: tuple[list[int], list[int]]
     """Each player's score sheet: their banked scores, in points."""
@@ -453,7 +493,7 @@ def play_scripted(rules: Rules, policy_a, policy_b, dice, turns: int, start=(0, 
     games, unit = machine.games, rules.unit
     st = games.state
     sheets = tuple([int(v) * unit for v in games.sheets[p, :st[LEN_A + p]]] for p in range(2))
-    winner = None if st[WINNER] < 0 else "AB"[st[WINNER]]
+    winner = None if st[WINNER] < 0 else ("A", "B", "shared")[st[WINNER]]
     return ScriptedGame(winner, (sheets[0][-1] if sheets[0] else 0,
                                  sheets[1][-1] if sheets[1] else 0),
                         sheets, (int(st[CROSS_A]), int(st[CROSS_B])),

@@ -33,7 +33,7 @@ from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import Moves
 from solver.model.turn_rules import TurnRules
-from solver.sim.game_loop import MAX_TURNS
+from solver.sim.dice import dice_tables
 from solver.sim.game_loop_n import (
     ALL_TURNS,
     DONE,
@@ -46,8 +46,9 @@ from solver.sim.game_loop_n import (
     TurnCache,
     run_games_n,
 )
-from solver.sim.policies import Policy, TableStore, dice_tables, parse_policy
-from solver.sim.simulate import check_games_and_seed, check_simulated
+from solver.sim.policies import Policy, TableStore, parse_policy
+from solver.sim.score_sheet import MAX_TURNS
+from solver.sim.simulate import check_games_and_seed, check_simulated, win_rate_and_se
 
 BATCH = 1 << 12
 """Games per call of the compiled loop (a progress report after each)."""
@@ -79,6 +80,9 @@ class SimulationN:
     """Decisions drawn at a mixed decision of the table."""
     predicted: list[float] | None = None
     """The table's ``seat_wins`` when every seat plays it, else None."""
+    shared: int = 0
+    """Games whose win was shared between the two seats (a final round's
+    tie: two players only), half a win each."""
 
     @property
     def players(self) -> int:
@@ -90,14 +94,15 @@ class SimulationN:
 
     @property
     def win_rates(self) -> list[float]:
-        """Each seat's wins over the finished games."""
-        return [w / self.finished if self.finished else math.nan for w in self.wins]
+        """Each seat's wins over the finished games, a shared game half a win."""
+        return [win_rate_and_se(w, self.shared, self.finished)[0] for w in self.wins]
 
     @property
     def stderr(self) -> list[float]:
-        """Binomial standard error of each win rate, ``sqrt(p (1 - p) / finished)``."""
-        return [math.sqrt(p * (1 - p) / self.finished) if self.finished else math.nan
-                for p in self.win_rates]
+        """Standard error of each win rate: binomial, ``sqrt(p (1 - p) /
+        finished)``, without shared games
+        (:func:`solver.sim.simulate.win_rate_and_se`)."""
+        return [win_rate_and_se(w, self.shared, self.finished)[1] for w in self.wins]
 
     @property
     def games_per_second(self) -> float:
@@ -112,7 +117,7 @@ class SimulationN:
                 "games_per_second": self.games_per_second,
                 "turns_mean": self.turns / self.games if self.games else math.nan,
                 "take_overs": self.take_overs, "falls": self.falls,
-                "mixed_draws": self.mixed_draws}
+                "mixed_draws": self.mixed_draws, "shared": self.shared}
 
     def describe(self) -> list[str]:
         """The result as lines of text: one per seat, with the table's
@@ -129,6 +134,8 @@ class SimulationN:
                 line += f"   table {100 * predicted:6.2f}% ({gap:+.1f} standard errors)"
             lines.append(line)
         lines.append("(+- one standard error)")
+        if self.shared:
+            lines.append(f"{self.shared} games shared (a final round's tie), half a win each")
         if self.unfinished:
             lines.append(f"{self.unfinished} games stopped at the turn cap and are not counted")
         return lines
@@ -146,7 +153,7 @@ def two_player_result(result, solution=None) -> SimulationN:
     return SimulationN(result.rules, result.target, [result.policy_a, result.policy_b],
                        result.games, [result.wins_a, result.wins_b], result.unfinished,
                        result.seconds, result.seed, round(result.turns_mean * result.games),
-                       predicted=predicted)
+                       predicted=predicted, shared=result.shared)
 
 
 # ------------------------------------------------------------------- input
@@ -318,7 +325,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     check_player_count(N)
     check_card_seats(policies)
     check_games_and_seed(games, seed)
-    check_simulated(rules)
+    check_simulated(rules, N, policies, n_player_loop=True)
     optimal = any(p.kind == "optimal" for p in policies)
     if optimal:
         _check_table(rules, solution, N)
