@@ -5,6 +5,7 @@ N-player simulator and the two-player evaluation, and what `farkle card
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -211,3 +212,17 @@ def test_advise_and_the_bots_with_three_players_play_the_card_for_three(pig_thre
                  "--turn", turn, "--card", "--json", check=0)
     banks = card_bank(three, rules, me, opponents, turn, 1)
     assert json.loads(out.stdout)["card"]["action"] == ("bank" if banks else "roll")
+
+
+def test_a_card_and_the_table_evaluated_below_zero():
+    """The exact evaluation of a policy (solver.cards.seat_value) with
+    scores below 0 (Farkle's penalty): the table played as a policy gives
+    the table's own chances, and a card (farkle-acg2017's) gives up
+    something in each seat."""
+    rules = dataclasses.replace(get_rules("farkle-acg2017"), crosses=3, fall_penalty=200,
+                                floor=-200).with_target(400)
+    two = solve_game(rules)
+    first = two.first_player_win
+    assert card_seat_values(two, None) == pytest.approx([first, 1 - first], abs=1e-12)
+    seats = card_seat_values(two, card_for(get_rules("farkle-acg2017"))[0])
+    assert seats[0] < first and seats[1] < 1 - first

@@ -99,20 +99,3 @@ def test_house_files_that_the_penalty_cannot_take(tmp_path, change, said):
     answer = farkle("variants", "--rules", path)
     assert answer.returncode == 2 and said in answer.stderr, answer.stderr
 
-
-def test_a_card_and_the_table_evaluated_below_zero():
-    """The exact evaluation of a policy (solver.cards.seat_value) with
-    scores below 0: the table played as a policy gives the table's own
-    chances, and a card (farkle-acg2017's) gives up something in each seat."""
-    import dataclasses
-
-    from solver.cards.seat_value import card_seat_values
-    from solver.cards.store import card_for
-    from solver.engine.two_player import solve
-    rules = dataclasses.replace(get_rules("farkle-acg2017"), crosses=3, fall_penalty=200,
-                                floor=-200).with_target(400)
-    two = solve(rules)
-    first = two.first_player_win
-    assert card_seat_values(two, None) == pytest.approx([first, 1 - first], abs=1e-12)
-    seats = card_seat_values(two, card_for(get_rules("farkle-acg2017"))[0])
-    assert seats[0] < first and seats[1] < 1 - first
