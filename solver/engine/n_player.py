@@ -70,7 +70,7 @@ from solver.engine.turn_kernel_n import MultiValues, Seats
 from solver.model.dice import keep_table
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
-from solver.model.turn_rules import TurnRules
+from solver.model.turn_rules import TurnRules, rows_past_target
 
 # ---------------------------------------------------------------- the solve
 
@@ -104,8 +104,8 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
     sweeps, sweep_changes, total_passes, rows_run = 0, [], 0, 0
     # Work per node and DP pass: the rows of its turn DP (to the target for
     # a node whose roll values are kept for take-over).
-    node_rows = np.minimum(turn.rows, 1 + target + reach.shape[1] - 1
-                           - space.score[blocks.node // seats.lead])
+    past = rows_past_target(turn, reach.shape[1])
+    node_rows = np.minimum(turn.rows, 1 + target + past - space.score[blocks.node // seats.lead])
     block_rows = np.add.reduceat(node_rows, blocks.block_start[:-1])
     block_sizes = np.diff(blocks.block_start)
     chunksize = set_parallel_chunksize(1)

@@ -20,7 +20,14 @@ from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
-from solver.model.turn_rules import OVERSHOOT, TurnRules, keep_result, may_bank, offer
+from solver.model.turn_rules import (
+    OVERSHOOT,
+    TurnRules,
+    keep_result,
+    may_bank,
+    offer,
+    rows_past_target,
+)
 
 EPS = 1e-12
 """The tie of :mod:`solver.engine.turn_kernel_n` (the same number, for the replay)."""
@@ -129,8 +136,8 @@ def replay_n(solution: MultiSolution, node: int, zero_to: int | None = None):
     T = target - score
     # With a final round the turn goes on past the target to end, banking
     # at reach (solver.engine.turn_kernel_n).
-    reach = solution.reach[rest] if rules.final_round else None
-    end = T + (len(reach) - 1 if rules.final_round else 0)
+    reach = solution.reach[rest] if rules.final_round else np.ones((1, N))
+    end = T + rows_past_target(turn, len(reach))
     zero_state = space.zero_next[p1] if zero_to is None else zero_to
     # Every turn start this turn leads to is (rest, x): one slice of V (a
     # table read lazily from its file reads only that).
