@@ -121,7 +121,6 @@ def test_last_turns_that_cannot_be_are_one_line(house, args, said):
      "simulate plays a final round with two players only"),
     (("simulate", "--a", "card", "--b", "random"), "the card policy with a final round"),
     (("card", "--fit"), "not fitted to a final round"),
-    (("play", "--players", "3"), "a final round is played with two players"),
 ])
 def test_what_is_not_played_yet_says_so(house, args, said):
     rules, env = house

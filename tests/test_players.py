@@ -5,6 +5,7 @@ The comparison with an independent N-player solver (plain value iteration)
 is in ``tests/test_reference_n.py``."""
 
 import dataclasses
+import itertools
 import json
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 from conftest import farkle
 
 from solver.advice.choose import advisor_for
-from solver.engine.final_round_n import chain_values
+from solver.engine.final_round_n import chain_values, seat_last_turn
 from solver.engine.n_player import solve_players
 from solver.engine.solution import final_round_reach
 from solver.engine.solution_n import bellman_residual_n, replay_n
@@ -88,8 +89,9 @@ def test_the_chain_of_last_turns_at_two_players_is_the_two_player_last_turn():
 def test_three_players_with_a_final_round_round_trip_and_advice(tmp_path):
     """A 3-player final round: the numpy replay reproduces the stored
     values (past the target too); the table keeps reach; advice past the
-    target comes from it; a last turn with three players and a minimum bank
-    with three players are refused in one line."""
+    target comes from it, and in the last turns from each seat's DP
+    (solver.engine.final_round_n.seat_last_turn), consistent with it; a
+    minimum bank with three players is refused in one line."""
     # Three dice, as the reference's cases: the last turns stay small.
     rules = dataclasses.replace(get_rules("farkle-acg2017"), final_round=True, dice=3,
                                 entry=150).with_target(300)
@@ -106,8 +108,32 @@ def test_three_players_with_a_final_round_round_trip_and_advice(tmp_path):
     assert {c.action for c in advice.choices} == {"bank", "roll"}
     for choice in advice.choices:
         assert sum(choice.wins) == pytest.approx(1.0, abs=1e-12)
-    with pytest.raises(UsageError, match="last turns of a final round"):
-        advisor.bank_or_roll(0, [350, 200], turn=100, dice=2)
+    # The bank's worth (the table's reach, from the chain of last turns) is
+    # the next player's chance at their last turn's start, asked of the
+    # advice as a position of that player (their seat's DP on its own).
+    bank = next(c for c in advice.choices if c.action == "bank")
+    nxt = advisor.bank_or_roll(0, [200, 350], turn=0, dice=3).best
+    assert nxt.action == "roll"
+    assert bank.wins == pytest.approx([nxt.wins[2], nxt.wins[0], nxt.wins[1]], abs=1e-14)
+    # Whatever the roll, the best keep (or the zero roll) averaged over the
+    # dice is the roll's chance, at a turn start and mid-turn, for a seat
+    # with another still to play (seat 1) and for the last (seat 2).
+    for me, opps, turn, dice in ((0, [200, 350], 0, 3), (100, [200, 350], 150, 2),
+                                 (200, [350, 0], 0, 3), (200, [350, 100], 50, 3)):
+        roll = advisor.bank_or_roll(me, opps, turn=turn, dice=dice)
+        mean = np.zeros(3)
+        for faces in itertools.product(range(1, 7), repeat=dice):
+            keep = advisor.keep(me, opps, turn=turn, dice=dice, roll=list(faces))
+            mean += np.array(keep.best.wins) / 6 ** dice
+        rolled = next(c for c in roll.choices if c.action == "roll")
+        assert np.max(np.abs(mean - rolled.wins)) < 1e-12
+    # Each seat's DP on its own gives the chain's turn starts, bit for bit.
+    chain, T = chain_values(rules, 3), rules.target_units
+    for k, later in itertools.product((0, 2, 9), (0, 3, T - 1)):
+        seat_1 = seat_last_turn(rules, 3, 1, T + k, 1, (later,))
+        assert np.array_equal(seat_1.roll[:T, rules.dice], chain[k, later])
+    with pytest.raises(UsageError, match="must be below the target"):
+        advisor.bank_or_roll(400, [350, 200], turn=0, dice=3)
     with pytest.raises(UsageError, match="minimum bank"):
         check_players(dataclasses.replace(rules, min_bank=100), 3)
 

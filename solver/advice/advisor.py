@@ -177,6 +177,11 @@ class Advisor:
         ``me`` and ``opp`` are scores, or :class:`Line` values in games with
         crosses; ``opp`` is a list (in seat order after me) with three or
         more players."""
+        if final_round.is_last_turn(self.rules, opp) and self.players > 2:
+            choices = [_choice(action, wins) for action, wins in final_round.bank_or_roll_n(
+                self.rules, _score(me), self._opps(opp), turn, dice)]
+            return Advice(choices, position=final_round.position(
+                self.rules, _plain(me), _plain(opp), turn, dice))
         if final_round.is_last_turn(self.rules, opp):
             choices = [_choice(action, (win, 1.0 - win)) for action, win in
                        final_round.bank_or_roll(self.rules, _score(me), _score(opp), turn, dice)]
@@ -236,13 +241,29 @@ class Advisor:
         """:meth:`keep` in a final round's last turn (:mod:`solver.advice.final_round`)."""
         position = final_round.position(self.rules, _plain(me), _plain(opp), turn, dice,
                                          roll=sorted(roll))
-        options = final_round.keep(self.rules, _score(me), _score(opp), turn, dice, roll)
+        if self.players > 2:
+            options, zero = final_round.keep_n(self.rules, _score(me), self._opps(opp), turn,
+                                               dice, roll)
+        else:
+            options = [(kept, points, (win, 1.0 - win), then) for kept, points, win, then
+                       in final_round.keep(self.rules, _score(me), _score(opp), turn, dice,
+                                           roll)]
+            zero = (0.0, 1.0)
         if not options:
-            return Advice([_choice("zero", (0.0, 1.0))],
+            return Advice([_choice("zero", zero)],
                           note="zero roll: no die scores, the last turn is lost",
                           position=position)
-        return Advice([_choice("keep", (win, 1.0 - win), keep=kept, then=then, points=points)
-                       for kept, points, win, then in options], position=position)
+        return Advice([_choice("keep", wins, keep=kept, then=then, points=points)
+                       for kept, points, wins, then in options], position=position)
+
+    def _opps(self, opp) -> list[int]:
+        """The opponents' scores, in seat order after me (one per other player)."""
+        opps = [_score(o) for o in (opp if isinstance(opp, (list, tuple)) else [opp])]
+        if len(opps) != self.players - 1:
+            raise UsageError(f"the table is for {self.players} players: give "
+                             f"{self.players - 1} opponents (--opp in seat order after you), "
+                             f"not {len(opps)}")
+        return opps
 
     def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
         """At a turn start: take over ``offer`` points with ``offer_dice``

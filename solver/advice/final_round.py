@@ -11,12 +11,24 @@ The chances are :class:`solver.model.last_turn.LastTurn`'s, at turn total
     keep          1 for an instant win or a total that passes, else the
                   best of banking and rolling at the total it leaves
 
+With three players or more (``opp`` a list, in seat order after me) the
+chances are the vectors of :func:`solver.engine.final_round_n.seat_last_turn`
+(every player's, me first). The banker is the first opponent after me at
+or past the target: the players after me and before them are still to play
+their last turns (all below the target), the players after the banker and
+before me have played theirs; the mark is the highest score among the
+banker and those, shared by all who hold it.
+
 Before the target, and past it for the player who reached it, the table
 answers (:class:`solver.advice.advisor.Advisor`).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from solver.engine.final_round_n import SeatTurn, seat_last_turn
+from solver.engine.turn_kernel_n import EPS
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import LastTurn, past_target_units
@@ -28,23 +40,17 @@ SHARED = 0.5
 
 
 def is_last_turn(rules, opp) -> bool:
-    """Whether a position with the opponent at ``opp`` is a final round's
-    last turn (two players: a score at or past the target). With three or
-    more players (``opp`` a list) a last turn is refused in one line: the
-    table holds the last turns' chances only as a bank's worth."""
-    if not rules.final_round:
-        return False
-    if isinstance(opp, (list, tuple)):
-        if any(int(getattr(o, "score", o)) >= rules.target for o in opp):
-            raise UsageError(f"{rules.name}: advice in the last turns of a final round is "
-                             f"for two players (for now)")
-        return False
-    return int(getattr(opp, "score", opp)) >= rules.target
+    """Whether a position with the opponents at ``opp`` (a score, or a
+    list in seat order after me) is a final round's last turn: an opponent
+    at or past the target."""
+    opps = opp if isinstance(opp, (list, tuple)) else [opp]
+    return rules.final_round and any(int(getattr(o, "score", o)) >= rules.target for o in opps)
 
 
 def position(rules, me, opp, turn, dice, **more) -> dict:
-    return {"game": rules.name, "target": rules.target, "players": 2, "me": me, "opp": opp,
-            "turn": turn, "dice": dice, "last_turn": True, **more}
+    players = len(opp) + 1 if isinstance(opp, (list, tuple)) else 2
+    return {"game": rules.name, "target": rules.target, "players": players, "me": me,
+            "opp": opp, "turn": turn, "dice": dice, "last_turn": True, **more}
 
 
 def last_turn(rules, me: int, opp: int, turn: int, dice: int) -> LastTurn:
@@ -97,3 +103,94 @@ def keep(rules, me: int, opp: int, turn: int, dice: int, roll):
     # docs/rules.md's tie-break: the most points, then the most dice.
     out.sort(key=lambda o: (-round(o[2], 12), -o[1], -len(o[0])))
     return out
+
+
+# ------------------------------------------------------ three players or more
+
+class SeatInRound(NamedTuple):
+    """My last turn among N players (module docstring): the seats' DP and
+    where I and the others sit in it (seats counted from the banker)."""
+    turn: SeatTurn
+    score: int
+    """My score, units."""
+    order: list[int]
+    """The seats of me and the opponents, in the order the advice gives
+    chances: me first, then the opponents in seat order after me."""
+
+
+def seat_in_round(rules, me: int, opps: list[int], turn: int, dice: int) -> SeatInRound:
+    """My last turn at ``me`` with the opponents at ``opps`` (points, in seat
+    order after me), or a UsageError saying why the position cannot be."""
+    check_turn(rules, turn, dice)
+    unit, target = rules.unit, rules.target
+    if me >= target:
+        raise UsageError(f"in the last turn my score {me} must be below the target {target} "
+                         f"(another player has reached it)")
+    banker = next(i for i, o in enumerate(opps) if o >= target)
+    if any(o >= target + past_target_units(rules) * unit * (banker + 1)
+           for o in opps[banker:]):
+        raise UsageError(f"a score past the target farther than a final round's table holds: "
+                         f"{', '.join(str(o) for o in opps)}")
+    N = len(opps) + 1
+    # From the banker (seat 0): those who have played, me, those still to play.
+    played = opps[banker:]
+    seat = len(played)
+    mark = max(played) // unit
+    holders = sum(1 << k for k, o in enumerate(played) if o // unit == mark)
+    later = tuple(o // unit for o in opps[:banker])
+    last_turn_ = seat_last_turn(rules, N, seat, mark, holders, later)
+    x = me // unit + turn // unit
+    if turn and (x > last_turn_.top or last_turn_.last and x > mark):
+        raise UsageError(f"turn total {turn} takes my score past {max(played)}"
+                         + (": the turn is already over" if last_turn_.last else
+                            ", farther than a final round's table holds: bank"))
+    order = [seat] + [(seat + 1 + i) % N for i in range(N - 1)]
+    return SeatInRound(last_turn_, me // unit, order)
+
+
+def _mine(round_: SeatInRound, values) -> list[float]:
+    return [float(values[k]) for k in round_.order]
+
+
+def _may_bank_n(rules, round_: SeatInRound, t: int, n: int) -> bool:
+    return (round_.score + t >= round_.turn.mark
+            and bool(may_bank(TurnRules.of(rules), round_.score, t, n)))
+
+
+def bank_or_roll_n(rules, me: int, opps: list[int], turn: int, dice: int):
+    """``[(action, wins)]``, best first (a bank before a roll within
+    1e-12), ``wins`` every player's chance, me first."""
+    round_ = seat_in_round(rules, me, opps, turn, dice)
+    t = turn // rules.unit
+    x = round_.score + t
+    choices = [("roll", _mine(round_, round_.turn.roll[x, dice]))]
+    if _may_bank_n(rules, round_, t, dice):
+        choices.append(("bank", _mine(round_, round_.turn.bank[x - round_.turn.mark])))
+    return sorted(choices, key=lambda c: (-round(c[1][0], 12), c[0] != "bank"))
+
+
+def keep_n(rules, me: int, opps: list[int], turn: int, dice: int, roll):
+    """``([(keep dice, points, wins, then)], zero)``: the keeps, best first
+    (``then``: ``win``, ``bank`` or ``roll``; none for a zero roll), and
+    every player's chance after a zero roll."""
+    round_ = seat_in_round(rules, me, opps, turn, dice)
+    check_roll(roll, dice)
+    turn_rules, seat_turn = TurnRules.of(rules), round_.turn
+    out = []
+    for option in keeps(rules, counts_of(list(roll))):
+        t2 = turn // rules.unit + option.points // rules.unit
+        n2 = dice_left(turn_rules, dice, option.used)
+        x2 = round_.score + t2
+        if option.win or seat_turn.last and x2 > seat_turn.mark:
+            wins, then = seat_turn.value[0, 0], "win"
+        elif x2 > seat_turn.top:                # the DP banks by decree there
+            wins, then = seat_turn.bank[-1], "bank"
+        else:
+            wins = seat_turn.value[x2, n2]
+            then = "bank" if _may_bank_n(rules, round_, t2, n2) and (
+                seat_turn.bank[x2 - seat_turn.mark, seat_turn.seat]
+                >= seat_turn.roll[x2, n2, seat_turn.seat] - EPS) else "roll"
+        out.append((list(option.dice), option.points, _mine(round_, wins), then))
+    # docs/rules.md's tie-break: the most points, then the most dice.
+    out.sort(key=lambda o: (-round(o[2][0], 12), -o[1], -len(o[0])))
+    return out, _mine(round_, seat_turn.zero)

@@ -39,6 +39,9 @@ it is :func:`solver.engine.solution.final_round_reach` and its complement.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -55,15 +58,22 @@ from solver.model.turn_rules import TurnRules
 drop_stale_caches(__file__, turn_kernel_n.__file__)
 
 
+def dp_rows(dice, top: int) -> int:
+    """Rows of a last turn's DP arrays: totals up to ``top`` and as far past
+    it as one keep reaches."""
+    return top + int(np.max(dice.keep_units)) + 2
+
+
 @njit(cache=True)
-def last_turn_dp(rules, dice, j, players, H, top, last, bank_values, zero, out):
+def last_turn_dp(rules, dice, j, players, H, top, last, bank_values, zero, out, A, rolled):
     """Seat ``j``'s last turn facing ``H`` (module docstring): ``out[x] =
     R(x, D)`` for ``x < len(out)``. ``bank_values[x - H]`` for ``H <= x <=
-    top``; past ``top`` the last seat has won, another banks at ``top``."""
+    top``; past ``top`` the last seat has won, another banks at ``top``.
+    ``A`` (``dp_rows`` rows) receives every ``(x, n)``'s chances after the
+    seat's choice, and ``rolled``, unless it has no rows, those of rolling."""
     roll_first, prob, keep_first, keep_units, keep_col = dice[:5]
     D, N = rules.dice, players
-    rows = top + np.max(keep_units) + 2
-    A = np.empty((rows, D + 1, N))
+    rows = A.shape[0]
     for x in range(rows):
         for k in range(N):
             A[x, 0, k] = 1.0 if k == j else 0.0
@@ -94,10 +104,26 @@ def last_turn_dp(rules, dice, j, players, H, top, last, bank_values, zero, out):
                     value[k] += p * A[x + keep_units[chosen], keep_col[chosen], k]
             if n == D and x < len(out):
                 out[x] = value
+            if rolled.shape[0]:
+                rolled[x, n] = value
             A[x, n] = value
             if x >= H and not (rules.forced and n == D):
                 if bank_values[x - H, j] >= value[j] - EPS:
                     A[x, n] = bank_values[x - H]
+
+
+@njit(cache=True)
+def shared_ends(j, players, mask, zero, tie):
+    """The last seat ``j``'s ends facing the holders ``mask``: ``zero``, its
+    zero roll (the holders share the win), and ``tie``, its bank equal to
+    ``H`` (shared with ``j`` too)."""
+    holders = 0
+    for k in range(players):
+        if mask >> k & 1:
+            holders += 1
+    for k in range(players):
+        zero[k] = 1.0 / holders if mask >> k & 1 else 0.0
+        tie[k] = 1.0 / (holders + 1) if (mask | 1 << j) >> k & 1 else 0.0
 
 
 @njit(cache=True, parallel=True)
@@ -111,6 +137,7 @@ def _seat_level(rules, dice, j, players, target, E, mask, F_next, F):
     later_count = F.shape[1]
     below = later_count // scores if not last else 1     # seats after j + 1
     cap = target + (j + 1) * E
+    max_keep = np.max(dice.keep_units)
     for job in prange(F.shape[0] * later_count):
         h, later = job // later_count, job % later_count
         H = target + h
@@ -118,15 +145,7 @@ def _seat_level(rules, dice, j, players, target, E, mask, F_next, F):
         if last:
             top = H
             bank_values = np.zeros((1, N))
-            holders = 0
-            for k in range(N):
-                if mask >> k & 1:
-                    holders += 1
-            for k in range(N):
-                if mask >> k & 1:
-                    zero[k] = 1.0 / holders
-                if (mask | 1 << j) >> k & 1:
-                    bank_values[0, k] = 1.0 / (holders + 1)
+            shared_ends(j, N, mask, zero, bank_values[0])
         else:
             top = cap
             s_next, rest = later // below, later % below
@@ -135,7 +154,72 @@ def _seat_level(rules, dice, j, players, target, E, mask, F_next, F):
             bank_values[0] = F_next[h, mask | 1 << j, rest, s_next]
             for x in range(H + 1, cap + 1):
                 bank_values[x - H] = F_next[x - target, 1 << j, rest, s_next]
-        last_turn_dp(rules, dice, j, N, H, top, last, bank_values, zero, F[h, later])
+        A = np.empty((top + max_keep + 2, rules.dice + 1, N))
+        last_turn_dp(rules, dice, j, N, H, top, last, bank_values, zero, F[h, later], A,
+                     np.empty((0, 0, N)))
+
+
+class SeatTurn(NamedTuple):
+    """Seat ``seat``'s last turn (seats counted from the banker, seat 0)
+    facing the highest score ``mark`` (units), for advice, play and the
+    simulator; ``k`` below counts the N seats from the banker. Its choices
+    are the DP's: a keep maximises ``value[x + points, dice left, seat]``
+    (ties: :func:`solver.engine.turn_kernel_n.more_points_or_dice`); at
+    ``x >= mark`` (not hot dice in a forced game) a bank is chosen where
+    ``bank[x - mark, seat] >= roll[x, n, seat] - EPS``."""
+    seat: int
+    mark: int
+    top: int
+    """Past it the last seat has won and another banks by decree."""
+    last: bool
+    roll: np.ndarray
+    """``[x, n, k]``: rolling ``n`` dice holding ``x`` (score + turn total)."""
+    value: np.ndarray
+    """``[x, n, k]``: the same after the choice of banking or rolling;
+    ``value[x, 0]`` is an instant win."""
+    bank: np.ndarray
+    """``[x - mark, k]`` for ``mark <= x <= top``: a bank at ``x``."""
+    zero: np.ndarray
+    """``[k]``: a zero roll (the seat is out)."""
+
+
+def seat_last_turn(rules: Rules, players: int, seat: int, mark: int, holders: int,
+                   later: tuple[int, ...]) -> SeatTurn:
+    """Seat ``seat``'s last turn facing ``mark`` held by the seats of the
+    bit mask ``holders``, the seats after it at the scores ``later`` (units,
+    in playing order): the module's recursion for this one state, the
+    later seats' turn starts from :func:`_turn_starts` (cached)."""
+    turn, dice = TurnRules.of(rules), keep_table(rules).packed()
+    N, last = players, seat == players - 1
+    if last:
+        top = mark
+        zero, bank = np.empty(N), np.empty((1, N))
+        shared_ends(seat, N, holders, zero, bank[0])
+    else:
+        top = rules.target_units + (seat + 1) * past_target_units(rules)
+        after, rest = later[0], tuple(later[1:])
+
+        def start(mark_then: int, holders_then: int) -> np.ndarray:
+            return _turn_starts(rules, N, seat + 1, mark_then, holders_then, rest)[after]
+
+        zero = start(mark, holders)
+        bank = np.array([start(mark, holders | 1 << seat)]
+                        + [start(x, 1 << seat) for x in range(mark + 1, top + 1)])
+    value = np.empty((dp_rows(dice, top), rules.dice + 1, N))
+    roll = np.empty_like(value)
+    last_turn_dp(turn, dice, seat, N, mark, top, last, bank, zero, np.empty((0, N)), value,
+                 roll)
+    return SeatTurn(seat, mark, top, last, roll, value, bank, zero)
+
+
+@lru_cache(maxsize=1 << 14)
+def _turn_starts(rules: Rules, players: int, seat: int, mark: int, holders: int,
+                 later: tuple[int, ...]) -> np.ndarray:
+    """``F_seat(mark, holders)[s]`` for every score ``s`` below the target
+    (module docstring): the seat's chances at its turn start, all dice in
+    hand (a few kB each: 4 players at 10,000 fill some 3,600 for one state)."""
+    turn = seat_last_turn(rules, players, seat, mark, holders, later)
+    return turn.roll[:rules.target_units, rules.dice].copy()
 
 
 def chain_values(rules: Rules, players: int) -> np.ndarray:

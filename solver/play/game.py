@@ -12,11 +12,14 @@ and moves through the phases of a turn:
     OVER   somebody won (or, in a final round, two shared the win)
 
 A final round (``Rules.final_round``): a bank at or past the target gives
-the other player one last turn (``Table.to_pass``); a keep that passes the
-score ends it and the game (:class:`~solver.model.last_turn.LastTurn` says
-when), a zero roll ends it and the game for the player who reached the
-target, and the only bank of the last turn is one that equals the score:
-the game then ends with the win shared (``winner`` None at OVER).
+every other player, in seat order, one last turn to pass the highest score
+(``Table.to_pass``, held by ``Table.holders``). The last of them to play
+ends the game as soon as they pass it (:class:`~solver.model.last_turn.LastTurn`
+says when), and their only bank is one that equals it; a player before
+the last may roll on past it and bank any total that reaches it (equal:
+one more holder; more: the new score to pass). After the last turn the
+holders win, the win shared where there are several (``winner`` None and
+``sharers`` at OVER).
 
 What a keep, a bank, a zero turn, a fall and an offer do is asked of
 :mod:`solver.model.turn_rules` alone. A roll with no keep is a zero roll; a roll
@@ -76,15 +79,6 @@ TIE = 1e-12
 _PREFERENCE = {"bank": 0, "roll": 1, "fresh": 0, "take": 1}
 
 
-def check_playable(rules, players: int) -> None:
-    """A UsageError for a game not played here yet: a final round with
-    three or more players (the tables and advice take it; these last turns
-    are not played)."""
-    if rules.final_round and players > 2:
-        raise UsageError(f"{rules.name}: a final round is played with two players (for now); "
-                         f"the tables and advice take more")
-
-
 class PlayError(UsageError):
     """An entry the game cannot accept now; its message is one line, and
     the same question may be asked again."""
@@ -132,7 +126,8 @@ class Event:
     """Something that happened, for the screen: ``kind`` is one of roll,
     zero, keep, overshoot, win, bank, cross, fall, take, fresh, decision,
     last-turn (a final round: ``seat`` has one last turn to pass ``score``),
-    tie (``seat`` banks ``points`` to equal ``score``: the win is shared)."""
+    tie (``seat`` banks ``points`` to equal ``score``: the win is shared),
+    shared (the final round is over: ``seats`` share the win at ``score``)."""
     kind: str
     seat: int
     points: int = 0
@@ -143,6 +138,7 @@ class Event:
     score: int = 0
     forced: bool = False
     decision: Decision | None = None
+    seats: tuple[int, ...] = ()
 
 
 @dataclass
@@ -159,7 +155,12 @@ class Table:
     turn_number: int = 1
     winner: int | None = None
     to_pass: int | None = None
-    """A final round's score that the last turn must pass (None before)."""
+    """A final round's score that the last turns must pass (None before)."""
+    banker: int | None = None
+    """The seat whose bank reached the target first (a final round)."""
+    holders: tuple[int, ...] = ()
+    """The seats at ``to_pass``; at OVER with ``winner`` None, those who
+    share the win."""
     decisions: list[Decision] = field(default_factory=list)
 
     def copy(self) -> "Table":
@@ -215,7 +216,6 @@ class Game:
                  seed: int | None = None, log: Path | None = None):
         self.advisor = advisor
         self.rules = advisor.rules
-        check_playable(self.rules, players)
         self.turn = TurnRules.of(self.rules)
         self.players = players
         self.dice_rng = np.random.default_rng(seed)
@@ -265,9 +265,10 @@ class Game:
         score = self.units(state.lines[state.mover].score)
         total = self.units(state.turn_total)
         if state.to_pass is not None and not (
-                self._last_turn().equals(total) and may_bank(self.turn, score, total,
-                                                              state.in_hand)):
-            return f"the last turn ends by passing {state.to_pass} (or by equalling it)"
+                self._reaches_mark(total) and may_bank(self.turn, score, total, state.in_hand)):
+            if self._plays_last():
+                return f"the last turn ends by passing {state.to_pass} (or by equalling it)"
+            return f"a bank in the last turn reaches {state.to_pass} at least"
         if may_bank(self.turn, score, total, state.in_hand):
             return None
         if total < self.turn.min_bank:
@@ -436,8 +437,9 @@ class Game:
         events = [Event("keep", mover, keep.points, keep.dice, forced=forced)]
         state.roll = None
         result = keep_result(self.turn, self.units(score), self.units(total), keep.win)
-        last_turn = self._last_turn() if state.to_pass is not None else None
-        # A win, or a final round's last turn that passes the score: it
+        last_turn = self._last_turn() if state.to_pass is not None and self._plays_last() \
+            else None
+        # A win, or the final round's last turn that passes the score: it
         # ends there, and the game.
         if result == WIN or (last_turn is not None and last_turn.passed(self.units(total))):
             state.winner, state.phase, state.turn_total = mover, OVER, total
@@ -449,8 +451,10 @@ class Game:
             return events + [Event("overshoot", mover, total)] + self._end_turn(banked=False)
         state.turn_total = total
         state.in_hand = dice_left(self.turn, state.in_hand, keep.used)
-        # The last turn's only bank equals the score.
-        state.phase = ROLL if last_turn and not last_turn.equals(self.units(total)) else BANK
+        # A last turn's bank reaches the score to pass (the last one's only
+        # bank equals it).
+        state.phase = ROLL if state.to_pass is not None \
+            and not self._reaches_mark(self.units(total)) else BANK
         return events
 
     def _last_turn(self) -> LastTurn:
@@ -459,16 +463,23 @@ class Game:
         return LastTurn(self.rules, self.units(state.lines[state.mover].score),
                         self.units(state.to_pass))
 
+    def _plays_last(self) -> bool:
+        """Whether the mover's is the final round's last turn of all."""
+        return (self.state.mover + 1) % self.players == self.state.banker
+
+    def _reaches_mark(self, total: int) -> bool:
+        """Whether a bank of ``total`` units in this last turn would reach
+        the score to pass (the last one to play: equal it)."""
+        if self._plays_last():
+            return self._last_turn().equals(total)
+        state = self.state
+        return self.units(state.lines[state.mover].score) + total >= self.units(state.to_pass)
+
     def _end_turn(self, banked: bool) -> list[Event]:
         state = self.state
         mover, line, unit = state.mover, state.lines[state.mover], self.rules.unit
-        if state.to_pass is not None:           # the last turn ends without passing
-            state.phase, state.roll = OVER, None
-            if banked:                          # equal to the score: the win is shared
-                state.lines[mover] = PlayerLine(state.to_pass, line.score, line.crosses)
-                return [Event("tie", mover, state.turn_total, score=state.to_pass)]
-            state.winner = (mover + 1) % self.players
-            return [Event("win", state.winner, score=state.to_pass)]
+        if state.to_pass is not None:
+            return self._end_last_turn(banked)
         before = (self.units(line.score), self.units(line.previous), line.crosses)
         state.offer = None
         if banked:
@@ -487,17 +498,51 @@ class Game:
                 events.append(Event(kind, mover, count=after[2], score=after[0] * unit))
         state.lines[mover] = PlayerLine(after[0] * unit, after[1] * unit, after[2])
         if banked and self.rules.final_round and after[0] * unit >= self.rules.target:
-            state.to_pass = after[0] * unit
+            state.to_pass, state.banker, state.holders = after[0] * unit, mover, (mover,)
             events.append(Event("last-turn", (mover + 1) % self.players, score=state.to_pass))
-        state.mover = (mover + 1) % self.players
-        state.turn_number += 1
-        state.turn_total, state.in_hand, state.roll = 0, self.rules.dice, None
+        self._next_turn()
         taker = self.units(state.lines[state.mover].score)
         if state.offer is not None and may_take_over(self.turn, taker):
             state.phase = TAKE
         else:
             state.offer = None
             state.phase = ROLL
+        return events
+
+    def _next_turn(self) -> None:
+        state = self.state
+        state.mover = (state.mover + 1) % self.players
+        state.turn_number += 1
+        state.turn_total, state.in_hand, state.roll = 0, self.rules.dice, None
+
+    def _end_last_turn(self, banked: bool) -> list[Event]:
+        """A final round's last turn ends without passing the score (the
+        last one to play) or by a bank or a zero roll (module docstring)."""
+        state = self.state
+        mover = state.mover
+        line = state.lines[mover]
+        events = []
+        if banked:
+            score = line.score + state.turn_total
+            state.lines[mover] = PlayerLine(score, line.score, line.crosses)
+            if score > state.to_pass:
+                state.to_pass, state.holders = score, (mover,)
+            else:
+                state.holders += (mover,)
+            if self._plays_last():              # equal to the score: the win is shared
+                events.append(Event("tie", mover, state.turn_total, score=score))
+            else:
+                events.append(Event("bank", mover, state.turn_total, score=score))
+        if not self._plays_last():
+            self._next_turn()
+            state.phase = ROLL
+            return events + [Event("last-turn", state.mover, score=state.to_pass)]
+        state.phase, state.roll = OVER, None
+        if len(state.holders) == 1:
+            state.winner = state.holders[0]
+            return events + [Event("win", state.winner, score=state.to_pass)]
+        if not banked:
+            events.append(Event("shared", mover, score=state.to_pass, seats=state.holders))
         return events
 
 

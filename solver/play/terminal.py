@@ -39,7 +39,6 @@ from solver.play.game import (
     Game,
     PlayError,
     best_choice,
-    check_playable,
 )
 from solver.sim.policies import Policy, parse_policy
 
@@ -67,7 +66,6 @@ def check_options(args, rules) -> PlayOptions:
     if args.json:
         raise UsageError("play is interactive and has no --json; --log FILE writes the decisions")
     check_player_count(args.players)
-    check_playable(rules, args.players)
     if args.coach and (args.bots is not None or args.seat is not None):
         raise UsageError("--coach is for a game between people: no --bots or --seat")
     seat = 1 if args.seat is None else args.seat
@@ -369,6 +367,9 @@ class Screen:
             return f"  {does('roll')} fresh"
         if kind == "tie":
             return f"  {does('bank')} {event.points}: {event.score}, equal: the win is shared"
+        if kind == "shared":
+            return f"{' and '.join(self.names[seat] for seat in event.seats)} share the win " \
+                   f"at {event.score}"
         if kind == "last-turn":
             return f"{name} {'have' if name == 'you' else 'has'} one last turn to pass {event.score}"
         if kind == "decision" and event.seat in self.people:

@@ -22,8 +22,9 @@ the page dropping its last entry, and a restarted server loses nothing.
     text, as ``farkle card`` prints it, and the points it gives up; null
     where the game has none).
     Seats (``mover``, ``winner``, ``seat``) are indices into ``sheet``, 0
-    first (``winner`` null once over: a final round's shared win; ``to_pass``
-    the score a final round's last turn must pass, else null);
+    first (``winner`` null once over: a final round's shared win, shared by
+    ``holders``; ``to_pass`` the score a final round's last turns must pass,
+    else null, and ``holders`` the seats at it);
     ``recommended`` indexes ``advice.choices`` (docs/rules.md's tie-break
     among equal choices).
 ``POST /api/advise``  ``{"game", "me", "opp", "turn", "dice", "roll",
@@ -164,9 +165,7 @@ class TableDesk:
                 raise BadRequest(f"{where}{error}") from None
             if game.phase == OVER:
                 chart.append({"turn": game.state.turn_number, "seat": game.state.winner,
-                              "chances": [float(seat == game.state.winner)
-                                          if game.state.winner is not None else 1 / players
-                                          for seat in range(players)]})
+                              "chances": _final_chances(game.state, players)})
             elif game.state.turn_number != chart[-1]["turn"]:
                 chart.append(self._chart_point(game))
         return {**self._sheet(game, rules, names, chart, events),
@@ -222,7 +221,7 @@ class TableDesk:
             "roll": list(state.roll) if state.roll else None,
             "offer": ({"points": state.offer[0], "dice": state.offer[1]}
                       if state.offer else None),
-            "winner": state.winner, "to_pass": state.to_pass,
+            "winner": state.winner, "to_pass": state.to_pass, "holders": list(state.holders),
             "advice": advice.to_json() if advice is not None else None,
             # docs/rules.md's tie-break may prefer a choice after the first.
             "recommended": (advice.choices.index(best_choice(advice))
@@ -278,12 +277,20 @@ _DUE = {ROLL: "a roll's dice", KEEP: "a keep", BANK: "bank or roll",
         TAKE: "take over or roll fresh", OVER: "nothing (the game is over)"}
 
 
+def _final_chances(state, players: int) -> list[float]:
+    """Each seat's share of the win once the game is over."""
+    sharers = [state.winner] if state.winner is not None else list(state.holders)
+    return [1 / len(sharers) if seat in sharers else 0.0 for seat in range(players)]
+
+
 def _event(event) -> dict:
     out = {"kind": event.kind, "seat": event.seat, "points": event.points,
            "dice": list(event.dice), "count": event.count, "score": event.score,
            "forced": event.forced}
     if event.decision is not None:
         out["decision"] = _decision(event.decision)
+    if event.seats:
+        out["seats"] = list(event.seats)
     return out
 
 

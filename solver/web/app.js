@@ -319,6 +319,7 @@ function eventWords(e) {
     case "win": return `${who} wins with ${e.score}`;
     case "last-turn": return `${who}: one last turn to pass ${e.score}`;
     case "tie": return `${who} banked ${e.points}, equal at ${e.score}: the win is shared`;
+    case "shared": return `${e.seats.map(nameOf).join(" and ")} share the win at ${e.score}`;
     default: return null;
   }
 }
@@ -338,11 +339,15 @@ function render() {
   $("undo").disabled = entries.length === 0;
 }
 
+function sharers(a) {
+  return a.holders.map(nameOf).join(" and ");
+}
+
 function renderStatus(a) {
   const model = a.model ? `advice model: ${a.model}` : `exact ${a.players}-player table`;
   let line;
   if (a.phase === "over") {
-    line = a.winner === null ? `<p class="turn">The win is shared</p>`
+    line = a.winner === null ? `<p class="turn">The win is shared by ${esc(sharers(a))}</p>`
       : `<p class="turn"><strong>${esc(nameOf(a.winner))}</strong> has won</p>`;
   } else {
     line = `<p class="turn">Turn ${a.turn_number}: <strong id="mover">${esc(nameOf(a.mover))}</strong> to play</p>` +
@@ -410,7 +415,7 @@ function renderDecision(a) {
       advice.choices.map((c) => choiceButton(c, c === best, esc(words[c.action] || c.action))).join("") +
       `</div>`;
   } else if (a.phase === "over") {
-    html = (a.winner === null ? `<h2 id="winner">The win is shared at ${a.to_pass}</h2>`
+    html = (a.winner === null ? `<h2 id="winner">The win is shared by ${esc(sharers(a))} at ${a.to_pass}</h2>`
       : `<h2 id="winner">${esc(nameOf(a.winner))} wins with ${a.sheet[a.winner].score}</h2>`) +
       `<h3>Review: win probability given up by each player's decisions</h3><ul id="review">` +
       a.sheet.map((line, seat) => `<li>${esc(nameOf(seat))}: ` +
