@@ -33,6 +33,8 @@ def main(argv=None) -> int:
     parser.add_argument("--from-stored", action="store_true",
                         help="start from the game's card in solver/cards/cards.json, not the first "
                         "guess")
+    parser.add_argument("--from-card", metavar="GAME",
+                        help="start from GAME's stored card (as many dice), not the first guess")
     parser.add_argument("--set", metavar="NAME=VALUE", default="",
                         help="start from a card with these fields changed (comma-separated, "
                         "named as in --fields: finish_within=300,bank3=400)")
@@ -53,6 +55,10 @@ def main(argv=None) -> int:
     parser.add_argument("--fit-target", type=int, metavar="POINTS",
                         help="fit at this smaller target (where one evaluation at the game's "
                         "own target takes minutes), then measure at the game's own")
+    parser.add_argument("--fit-floor", type=int, metavar="POINTS",
+                        help="fit on the game's rules with this shallower floor (a game with a "
+                        "penalty: -2,500 makes every evaluation slow), then measure at the "
+                        "game's own")
     args = parser.parse_args(argv)
     try:
         options = FitOptions(
@@ -60,7 +66,8 @@ def main(argv=None) -> int:
             fields=args.fields.split(",") if args.fields else None,
             from_stored=args.from_stored, changes=parse_set(args.set),
             simple_only=args.simple_only, resume=args.resume, sampled=args.sampled,
-            card_only=args.card_only, fit_target=args.fit_target)
+            card_only=args.card_only, fit_target=args.fit_target, fit_floor=args.fit_floor,
+            from_card=args.from_card)
         for name in args.games:
             options.check(name)
     except UsageError as error:

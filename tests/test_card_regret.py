@@ -343,8 +343,18 @@ def test_a_stored_card_s_command_is_the_one_its_options_name():
     simple = FitOptions(simple_only=True, resume=True, sampled=20000)
     assert simple.simple_command("dix-mille-free-keep") == \
         cards["dix-mille-free-keep"]["simple_command"]
+    # farkle's: from another game's card, with a final round's fields.
+    options = FitOptions(rounds=1, tol=1e-8, fit_target=2000, from_card="farkle-acg2017",
+                         fields="past_lead,past_lead_all,bank3,bank4,bank5,bank6,race_within,"
+                         "behind,gap_step,bank2,bank1".split(","),
+                         changes=parse_set("past_lead=700,past_lead_all=2700,open_at=500"),
+                         card_only=True)
+    assert options.command("farkle") == cards["farkle"]["loss"]["command"]
+    assert "--fit-floor -500" in FitOptions(fit_floor=-500).command("zilch")
+    FitOptions(fit_floor=-500).check("zilch")
     for refused in (FitOptions(sampled=100), FitOptions(fields=["bank9"]),
-                    FitOptions(changes={"nothing": 1})):
+                    FitOptions(changes={"nothing": 1}), FitOptions(fit_floor=-500),
+                    FitOptions(from_card="pig"), FitOptions(fields=["past_lead"])):
         with pytest.raises(UsageError):
             refused.check("cinq-mille")
     with pytest.raises(UsageError, match="whole number"):

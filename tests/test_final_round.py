@@ -116,17 +116,20 @@ def test_last_turns_that_cannot_be_are_one_line(house, args, said):
     assert answer.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("args, said", [
-    (("simulate", "--players", "3", "--seat", "random", "--seat", "random", "--seat", "random"),
-     "simulate plays a final round with two players only"),
-    (("simulate", "--a", "card", "--b", "random"), "the card policy with a final round"),
-    (("card", "--fit"), "not fitted to a final round"),
-])
-def test_what_is_not_played_yet_says_so(house, args, said):
+def test_simulate_plays_the_final_round_with_three_players(house):
+    """``farkle simulate --players 3``: every finished game ends after the
+    other two seats' last turns (or an instant win), a shared game credited
+    1/k to each of its k holders (self-play against the table:
+    tests/test_simulate_n.py); random seats need no table."""
     rules, env = house
-    answer = farkle(args[0], "--rules", rules, *args[1:], env=env)
-    assert answer.returncode == 2 and said in answer.stderr, answer.stderr
-    assert answer.stderr.count("\n") == 1
+    answer = farkle("simulate", "--rules", rules, "--players", 3, "--seat", "random", "--seat",
+                    "random", "--seat", "random", "--games", 2000, "--seed", 1, "--json",
+                    env=env)
+    assert answer.returncode == 0, answer.stderr
+    data = json.loads(answer.stdout)
+    assert data["last_turns"] > 0 and data["shared"] > 0
+    assert sum(data["wins"]) + sum(data["shared_wins"]) + data["unfinished"] == \
+        pytest.approx(2000)
 
 
 def test_simulate_plays_the_final_round(house):

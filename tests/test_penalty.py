@@ -74,9 +74,20 @@ def test_lines_that_cannot_be_are_one_line(house, args, said):
     assert answer.stderr.count("\n") == 1 and "Traceback" not in answer.stderr
 
 
+def test_simulate_plays_the_penalty_with_three_players(house):
+    """``farkle simulate --players 3`` plays the penalty in the N-player loop
+    (its self-play against the table: tests/test_simulate_n.py), here with
+    seats that need no table: every game ends, falls below 0 included."""
+    rules, env = house
+    answer = farkle("simulate", "--rules", rules, "--players", 3, "--seat", "random", "--seat",
+                    "threshold:300", "--seat", "expected", "--games", 2000, "--seed", 1,
+                    "--json", env=env)
+    assert answer.returncode == 0, answer.stderr
+    data = json.loads(answer.stdout)
+    assert data["falls"] > 0 and sum(data["wins"]) + data["unfinished"] == 2000
+
+
 @pytest.mark.parametrize("args, said", [
-    (("simulate", "--players", "3", "--seat", "random", "--seat", "random", "--seat", "random"),
-     "simulate plays a fall_penalty with two players only"),
     (("simulate", "--a", "card", "--b", "random"), "the card policy with a fall_penalty"),
     (("solve", "--memory", "exact"), "--memory is for games whose crosses go back"),
 ])

@@ -16,6 +16,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from solver.cards.record import Card
 from solver.engine.two_player import solve
 from solver.model.dice import keeps_of_dice
 from solver.model.errors import UsageError
@@ -217,9 +218,35 @@ def test_a_shared_game_counts_half_in_matches(small_final):
                                                + 0.5 * (result.second.winners == 2)).mean())
 
 
-@pytest.mark.parametrize("policies, said", [
-    (("card", "optimal"), "the card policy with a final round"),
-])
-def test_what_the_final_round_simulator_refuses(policies, said):
-    with pytest.raises(UsageError, match=said):
-        simulate(FINAL, *policies, 10)
+def test_a_card_in_a_final_round_evaluated_exactly_and_simulated(small_final, monkeypatch):
+    """The exact evaluation of a policy with a final round
+    (solver.cards.seat_value): the table played as a policy gives the
+    table's own chances; a card banks past the target by its lead
+    (``past_lead``), plays its own last turn by the one-turn DP, and its
+    chance as first player is the simulator's within 4 standard errors
+    of 40,000 games, with a lead of 700 (2,700 with all six dice) and
+    with none (the bank on reaching the target: 3.6 points less here)."""
+    from solver.cards import store as card_store
+    from solver.cards.seat_value import card_seat_values
+    from solver.cards.text import card_text
+    first = small_final.first_player_win
+    assert card_seat_values(small_final, None) == pytest.approx([first, 1 - first], abs=1e-12)
+    card = Card(FINAL.name, (250, 250, 250, 450, 500, 500), open_at=500,
+                left_worth=(50, 100, 150, 200, 250, 300), past_lead=700, past_lead_all=2700)
+    at_once = dataclasses.replace(card, past_lead=0, past_lead_all=0)
+    exact = {c: card_seat_values(small_final, c)[0] for c in (card, at_once)}
+    assert exact[card] > exact[at_once] + 0.03
+    for played in (card, at_once):
+        monkeypatch.setattr(card_store, "card_for", lambda rules, c=played: (c, None, {}))
+        result = simulate(FINAL, "card", "optimal", 40_000, seed=3, solution=small_final)
+        assert abs(result.win_rate_a - exact[played]) <= 4 * result.stderr
+    # In its own last turn the card plays the one-turn odds (advise --card):
+    # at an equal total with one die, the bank (1/2) before the roll (1/3).
+    from solver.advice.advisor import Advisor
+    from solver.cards.sheet import card_answer
+    advice = Advisor(small_final).bank_or_roll(900, 1200, 300, 1)
+    assert card_answer(card, FINAL, advice, 900, [1200], 300, 1)["action"] == "bank"
+    text = card_text(card, FINAL)
+    assert "Past 1,000: bank once you lead by 700 (2,700 with all 6 dice to roll)" in text
+    assert "Your last turn (the other player banked at or past 1,000): roll until" in text
+    assert "Past 1,000: bank at once" in card_text(at_once, FINAL)

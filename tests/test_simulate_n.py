@@ -3,7 +3,8 @@
 
 Where each expected number comes from is said in each test: the N-player
 solver (``MultiSolution.seat_wins``, solved here with ``solve_players``) for
-optimal self-play, checked within 4 binomial standard errors per seat; the
+optimal self-play, checked within 4 standard errors per seat (a penalty's
+scores below 0 and a final round's last turns and shared wins included); the
 two-player simulator (its own loop and score sheets) for games of two
 seats, which must be the very same games; a baseline run of the same
 threshold players for the optimal seat's edge.
@@ -31,6 +32,14 @@ GAMES = 40_000
 # 5,000, leave none below 5,000).
 QUINZE_TAKE_OVER = dataclasses.replace(get_rules("quinze-mille", 600), entry=100,
                                        takeover_min=100)
+# A penalty at every zero turn (crosses 1): 3 points off, scores down to
+# -3, so that scores below 0 (and the floor) come up in most games.
+PIG_PENALTY = dataclasses.replace(get_rules("pig"), crosses=1, fall_penalty=3,
+                                  floor=-3).with_target(8)
+# A final round on three dice (as tests/test_players.py's): the last turns
+# of two seats, and ties shared by two and by three.
+FARKLE_FINAL = dataclasses.replace(get_rules("farkle-acg2017"), final_round=True, dice=3,
+                                   entry=150).with_target(300)
 
 SELF_PLAY = {
     # name: rules, players, what must come up in the games
@@ -42,6 +51,8 @@ SELF_PLAY = {
     # but never pays: from 350 up, an offer leaves under 150 to make.)
     "dix-mille-500-3": (get_rules("dix-mille", 500), 3, ("falls",)),
     "quinze-take-over-600-3": (QUINZE_TAKE_OVER, 3, ("take_overs",)),
+    "pig-penalty-8-3": (PIG_PENALTY, 3, ("falls",)),
+    "farkle-final-round-300-3": (FARKLE_FINAL, 3, ("last_turns", "shared")),
 }
 
 _SOLVED: dict = {}
@@ -68,6 +79,8 @@ def test_optimal_self_play_wins_as_the_table_says(name):
         assert result.stderr[seat] <= 0.005
         gap = abs(result.win_rates[seat] - result.predicted[seat])
         assert gap < 4 * result.stderr[seat], (seat, result.win_rates, result.predicted)
+    # Every finished game is one win, shared or not.
+    assert sum(result.win_rates) == pytest.approx(1.0, abs=1e-12)
     for what in in_play:
         assert getattr(result, what) > 0, what
     if name.startswith("cinq-mille"):

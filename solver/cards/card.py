@@ -8,6 +8,11 @@ score ``o`` (with more players: the leader's), holding turn total ``t``
 with ``n`` dice in hand, the first of these rules that applies decides:
 
     not entered:          (s = 0 in a game with an entry) no bank below open_at
+    past the target:      (a final round) bank once s + t - o >= past_lead
+                          (past_lead_all with every die in hand); the
+                          other player then has one last turn to pass
+                          it, and the card's own last turn is played by
+                          the one-turn odds (solver.model.last_turn)
     racing:               either player within race_within of the target:
                           no bank short of it (roll on to the target)
     leaving too little:   below leave_unless set aside (if set), no bank
@@ -253,6 +258,12 @@ class CardRules(NamedTuple):
     chase_worth: np.ndarray
     """``left_worth`` where the chase row applies, whatever the turn total;
     empty where the card has none (the other rows hold there)."""
+    past_lead: int
+    """With a final round, past the target: bank once the lead the bank
+    leaves is this or more (0: on reaching the target; 0 without a final
+    round)."""
+    past_lead_all: int
+    """``past_lead`` with every die in hand."""
 
 
 def threshold_shift(card, score, opponent, crossed):
@@ -284,6 +295,11 @@ def card_banks(card, turn_rules, shift, crossed, score, opponent, turn_total, in
         return False
     if score == 0 and turn_total < card.open_at:
         return False
+    if turn_rules.final_round and score + turn_total >= target:
+        # Past the target the other player has one last turn to pass the
+        # bank: the lead it leaves is what it is worth.
+        lead = score + turn_total - opponent
+        return lead >= (card.past_lead_all if in_hand == turn_rules.dice else card.past_lead)
     if card.race_within > 0 and target - max(score, opponent) <= card.race_within:
         return False
     left = target - score - turn_total

@@ -40,7 +40,9 @@ def card_plan(card, rules, dice, score, opponent, crossed, rows, plan):
     D = rules.dice
     T = rules.target - score
     shift = threshold_shift(card, score, opponent, crossed)
-    for t in range(min(rows, T)):
+    # With a final round the turn goes on past the target, and so do the
+    # card's banks (``rows`` then holds the totals past it).
+    for t in range(rows if rules.final_round else min(rows, T)):
         for n in range(1, D + 1):
             plan.banked[t, n] = card_banks(card, rules, shift, crossed, score, opponent,
                                            t, n)

@@ -11,6 +11,17 @@ decision being given: with ``Z = U[o - 1, node after a zero turn]``,
               their roll value at (t, n) under the same policies
     win     = 1 if D moves (o = 0), else 0,
 
+With a final round (``Rules.final_round``) the turn goes on past the
+target ``T``: a bank ``k = t - T`` units past it is worth D's component
+of the table's ``reach[rest, k]`` (:mod:`solver.engine.turn_kernel_n`:
+the waiting player's last turn played by the one-turn DP,
+:mod:`solver.model.last_turn`, whoever plays it, D or the table; a card's
+own last turn is the one-turn DP's too), and ``E`` units past it (the
+last column) the mover banks by decree, as the table's turn DP does:
+
+    B(t, n) = reach[rest, t - T][o]        T <= t < T + E
+    A(t, n) = reach[rest, E][o]            t >= T + E
+
 and ``R(0, D)`` is affine in ``Z``: :func:`eval_turn` returns it and its
 slope, and :func:`eval_block` solves a block's ``U_j = c_j + b_j
 U_{s(j)}`` exactly (:func:`solver.engine.two_player.solve_functional`). The decisions
@@ -43,7 +54,13 @@ from solver.engine.turn_kernel_n import (
     turn_dp_vec,
 )
 from solver.engine.two_player import solve_functional
-from solver.model.compiled_rules import drop_stale_caches, keep_result, may_bank, offer
+from solver.model.compiled_rules import (
+    drop_stale_caches,
+    keep_result,
+    may_bank,
+    offer,
+    rows_past_target,
+)
 from solver.model.turn_rules import OVERSHOOT
 
 drop_stale_caches(__file__, turn_kernel_n.__file__, two_player.__file__, card_kernel.__file__,
@@ -76,6 +93,11 @@ class Policies(NamedTuple):
     duel_take: np.ndarray
     model_V: np.ndarray
     model_take: np.ndarray
+    reach: np.ndarray
+    """With a final round, the table's ``reach[rest, k]``: every player's
+    chance after a bank ``k`` units past the target by the mover with the
+    others at ``rest`` (:class:`solver.engine.turn_kernel_n.MultiValues`);
+    :data:`solver.engine.turn_kernel_n.NO_FINAL_ROUND` without one."""
 
 
 NO_MODEL = (np.zeros((1, 1)), np.zeros((1, 1, 1, 1)))
@@ -129,15 +151,20 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
     T = rules.target - score
     win = 1.0 if o == 0 else 0.0
     after_o = (o - 1) % N
+    reach = policies.reach
+    # With a final round the turn goes on past the target to end, where
+    # the mover banks by decree (module docstring).
+    end = T + rows_past_target(rules, reach.shape[1])
+    ended = reach[rest, reach.shape[1] - 1, o] if rules.final_round else win
     for t in range(A.shape[0]):
         A[t, 0] = win
         dA[t, 0] = 0.0
-        if t >= T:
+        if t >= end:
             past = keep_result(rules, score, t, False) == OVERSHOOT
             for n in range(1, D + 1):
-                A[t, n] = Z if past else win
+                A[t, n] = Z if past else ended
                 dA[t, n] = 1.0 if past else 0.0
-    top = min(roll_rows - 1, T)
+    top = min(roll_rows - 1, end)
     for t in range(top, -1, -1):
         for n in range(1, D + 1):
             value = 0.0
@@ -159,7 +186,7 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                 slope += p * ((1.0 - q) * dA[row, col] + q * dA[row2, col2])
             R[t, n] = value
             dR[t, n] = slope
-        if t >= T:
+        if t >= end:
             continue
         for n in range(1, D + 1):
             A[t, n] = R[t, n]
@@ -171,8 +198,12 @@ def eval_turn(rules, dice, moves, seats, duel_seats, policies, evaluation, node,
                 q = float(plan.banked[t, n])
             if q == 0.0:
                 continue
-            p1_after = bank_next[p1, t]
-            if p1_after == zero_next[p1]:
+            p1_after = bank_next[p1, t] if t < T else -1
+            if t >= T:
+                # A final round's bank past the target: the waiting
+                # player's last turn.
+                bank, bank_slope = reach[rest, t - T, o], 0.0
+            elif p1_after == zero_next[p1]:
                 bank, bank_slope = Z, 1.0
             else:
                 after = rest * seats.P + p1_after
@@ -243,10 +274,11 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
     Z_duel = np.empty(2)
     out_vec = np.empty(N)
     out_duel = np.empty(2)
-    # A card is not evaluated in a final round: no reach (numba's tuples
-    # take no defaults).
+    # The duel and the model are not evaluated in a final round
+    # (seat_value refuses them): no reach (numba's tuples take no
+    # defaults).
     no_reach = np.zeros((1, 1, 1))
-    table = MultiValues(policies.table_V, policies.table_take, no_reach)
+    table = MultiValues(policies.table_V, policies.table_take, policies.reach)
     duel = MultiValues(policies.duel_V, policies.duel_take, no_reach)
     model = MultiValues(policies.model_V, policies.model_take, no_reach)
     pairs = N * k
@@ -266,7 +298,9 @@ def eval_block(b, blocks, seats, duel_seats, rules, dice, moves, policies, evalu
         p1 = node // seats.lead
         rest = node % seats.lead
         take_row_i = take_index(seats, moves.take_row, moves.bank_slot, node)
-        rows[i] = target if take_row_i >= 0 else target - moves.score[p1]
+        # With a final round the turn holds totals past the target too.
+        rows[i] = target if take_row_i >= 0 else \
+            target - moves.score[p1] + rows_past_target(rules, policies.reach.shape[1])
         plan_rows[i] = rows[i]
         # The table's decisions: its own turn DP, recorded.
         table_plan = _plan(plans, 2 * i)

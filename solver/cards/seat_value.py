@@ -29,6 +29,15 @@ error lies mostly along G's leading direction, and one step
 ``U <- U + (U - U_prev) q / (1 - q)`` jumps to its limit (Aitken's
 extrapolation); the distance left is then measured afresh. D in seat ``s``
 at the game start is ``U[s - 1, start]``.
+
+With a final round (``Rules.final_round``; a card or the table, not the
+duel nor the model) a turn goes on past the target, and a bank ``k``
+units past it is worth D's part of the table's ``reach[rest, k]``
+(:func:`solver.engine.solution.final_round_reach` with two players, the
+N-player table's ``reach`` with more): the waiting players' last turns
+are the one-turn DP's whoever plays them, D included, so the table's
+values of them are D's too. Past the target a card banks by its own rule
+(:func:`solver.cards.card.card_banks`).
 """
 
 from __future__ import annotations
@@ -51,8 +60,9 @@ from solver.cards.seat_kernel import (
 from solver.engine.convergence import error_bound, settled_ratio
 from solver.engine.n_player_blocks import build_multi_blocks
 from solver.engine.turn import pad
-from solver.engine.turn_kernel_n import MultiValues, Seats
+from solver.engine.turn_kernel_n import NO_FINAL_ROUND, MultiValues, Seats
 from solver.model.dice import keep_table
+from solver.model.errors import UsageError
 from solver.model.states import cross_states
 from solver.model.turn_rules import TurnRules
 
@@ -79,9 +89,11 @@ def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: in
     if duel_solution.space.size != space.size or \
             not np.array_equal(duel_solution.space.score, space.score):
         raise ValueError("the duel table must be on the N-player table's player states")
+    _no_final_round(solution.rules, "the two-player policy")
     duel = duel_values(duel_solution)
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
-                        *_mix_arrays(solution), duel.V, duel.take_values, *NO_MODEL)
+                        *_mix_arrays(solution), duel.V, duel.take_values, *NO_MODEL,
+                        NO_FINAL_ROUND)
     start = solution.node_of([solution.start_state()] * solution.players)
     return _evaluate(solution.rules, space, solution.players, policies,
                      DUEL if model else TABLE, None, start, tol, max_sweeps)
@@ -94,9 +106,11 @@ def model_seat_values(solution, two, values: MultiValues | None = None, tol: flo
     table of the same rules on the same player states) and everyone else
     the N-player ``solution``; or the turn DP over other ``values`` of every
     turn start."""
+    _no_final_round(solution.rules, "the race-of-duels model")
     values = model_values(two, solution.players) if values is None else values
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
-                        *_mix_arrays(solution), *NO_MODEL, values.V, values.take_values)
+                        *_mix_arrays(solution), *NO_MODEL, values.V, values.take_values,
+                        NO_FINAL_ROUND)
     start = solution.node_of([solution.start_state()] * solution.players)
     return _evaluate(solution.rules, solution.space, solution.players, policies, MODEL, None,
                      start, tol, max_sweeps)
@@ -113,7 +127,8 @@ def card_seat_values(solution, card, tol: float = 1e-12, max_sweeps: int = 200,
     rules, space = solution.rules, solution.space
     duel = duel_values(solution)
     no_mix = [np.zeros(0, dtype=np.int64)] * 6 + [np.zeros(0)]
-    policies = Policies(duel.V, duel.take_values, *no_mix, duel.V, duel.take_values, *NO_MODEL)
+    policies = Policies(duel.V, duel.take_values, *no_mix, duel.V, duel.take_values, *NO_MODEL,
+                        _two_player_reach(solution))
     start_state = space.index_of_score(0)
     start = start_state * space.size + start_state
     return _evaluate(rules, space, 2, policies, TABLE if card is None else CARD,
@@ -130,13 +145,32 @@ def card_seat_values_n(solution, card, tol: float = 1e-12, max_sweeps: int = 200
     table_V, table_take = np.asarray(solution.V), np.asarray(solution.take_values)
     # The duel's arrays are read only where D plays the duel: the table's
     # stand in for them.
+    reach = np.asarray(solution.reach) if solution.rules.final_round else NO_FINAL_ROUND
     policies = Policies(table_V, table_take, *_mix_arrays(solution), table_V, table_take,
-                        *NO_MODEL)
+                        *NO_MODEL, reach)
     start = solution.node_of([solution.start_state()] * solution.players)
     return _evaluate(solution.rules, solution.space, solution.players, policies,
                      TABLE if card is None else CARD,
                      None if card is None else card.compiled(solution.rules), start, tol,
                      max_sweeps)
+
+
+def _two_player_reach(solution) -> np.ndarray:
+    """The two-player table's ``Values.reach`` (what a bank ``k`` units
+    past the target is worth to the mover against ``w``) as the vectors
+    ``reach[w, k]`` of :class:`solver.engine.turn_kernel_n.MultiValues`:
+    the mover's chance, then the waiting player's."""
+    if not solution.rules.final_round:
+        return NO_FINAL_ROUND
+    reach = np.asarray(solution.values().reach)
+    return np.ascontiguousarray(np.stack([reach, 1.0 - reach], axis=-1))
+
+
+def _no_final_round(rules, what: str) -> None:
+    """A UsageError where ``rules`` have a final round: ``what`` does not
+    play one (its turn DP ends a game at the target)."""
+    if rules.final_round:
+        raise UsageError(f"{rules.name}: {what} is not evaluated with a final round")
 
 
 def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
@@ -158,7 +192,8 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     evaluation = Evaluation(np.ascontiguousarray(policies.table_V.T), np.zeros((N,) + take_shape),
                             np.zeros(take_shape if modelled else (1, 1, 1)),
                             np.zeros(take_shape[0] if modelled else 1))
-    a_rows = pad(rules, rules.turn_rows_units)
+    # With a final round a turn holds totals past the target too.
+    a_rows = pad(rules, turn.rows)
     # A score no player holds (the target and past it are not states) where
     # the card plays throughout.
     table_from = rules.target_units - table_within // rules.unit if table_within \
@@ -169,8 +204,7 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     sweep_changes = []
     largest = int(np.max(np.diff(blocks.block_start)))
     threads = numba.config.NUMBA_NUM_THREADS
-    pool = block_plan_compiled(2 * largest * threads, rules.turn_rows_units, rules.dice,
-                               len(dice.prob))
+    pool = block_plan_compiled(2 * largest * threads, turn.rows, rules.dice, len(dice.prob))
     for _ in range(max_sweeps):
         before = evaluation.U.copy() if has_falls else None
         for j in range(len(blocks.level_start) - 1):

@@ -69,7 +69,12 @@ def card_answer(card: Card, rules: Rules, advice, me, opponents, turn: int, dice
     from solver.model.dice import counts_of, keeps
     compiled = card.compiled(rules)
     by_action = {c.action: c for c in advice.choices}
-    if offer is not None:
+    opps = opponents if isinstance(opponents, (list, tuple)) else [opponents]
+    if rules.final_round and any(int(getattr(o, "score", o)) >= rules.target for o in opps):
+        # A final round's last turn: the card plays it by the one-turn odds,
+        # the advice's own (its text says so).
+        chosen = advice.best
+    elif offer is not None:
         takes = card_take(compiled, rules, me, opponents, offer[0], offer[1])
         chosen = by_action["take" if takes else "fresh"]
     elif roll is None:

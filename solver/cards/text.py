@@ -211,6 +211,23 @@ def _take_finish(card, rules: Rules) -> str:
             + (f" (up to {card.take_finish_within:,}{dice})" if wider else ""))
 
 
+def _final_round_lines(card, rules: Rules) -> list[str]:
+    """A final round: the bank past the target (:attr:`Card.past_lead
+    <solver.cards.record.Card.past_lead>`), and the card's own last turn,
+    the one-turn odds' (:mod:`solver.model.last_turn`, as ``farkle
+    advise`` gives them)."""
+    target = f"{rules.target:,}"
+    if card.past_lead or card.past_lead_all:
+        all_dice = (f" ({card.past_lead_all:,} with all {rules.dice} dice to roll)"
+                    if card.past_lead_all != card.past_lead else "")
+        past = f"bank once you lead by {card.past_lead:,}{all_dice}"
+    else:
+        past = "bank at once"
+    return [f"Past {target}: {past}; the other player then has one last turn to pass you.",
+            f"Your last turn (the other player banked at or past {target}): roll until you pass "
+            f"them, keeping the dice that give you the best chance (farkle advise)."]
+
+
 def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
               then_table: dict | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
@@ -322,6 +339,8 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
         lines += _keep_lines(card, rules, chase_keeps)
         if rules.exact_target and card.end_within:
             lines += _end_lines(card, rules)
+    if rules.final_round:
+        lines += _final_round_lines(card, rules)
     if rules.has_takeover:
         one_die = ([f"from {card.take_one_at:,}"] if card.take_one_at else []) + (
             [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"

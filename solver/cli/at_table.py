@@ -103,7 +103,7 @@ def cmd_simulate(args):
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
-    check_simulated(rules, args.players, seats if seats is not None else (args.a, args.b))
+    check_simulated(rules, seats if seats is not None else (args.a, args.b))
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]
@@ -170,9 +170,6 @@ def cmd_card(args):
     from solver.engine.solution_n import check_player_count
     rules = rules_of(args)
     check_player_count(args.players)
-    if args.fit and rules.final_round:
-        raise UsageError(f"{rules.name}: a card is not fitted to a final round yet (its "
-                         f"evaluation ends a game at the target)")
     if args.fit:
         interrupted = _fit_card(args, rules)
         if interrupted:

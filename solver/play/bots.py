@@ -12,7 +12,8 @@ A final round is played as the simulator plays it
 (:mod:`solver.sim.final_round`): ``threshold:X`` and ``expected`` go on
 past the target by their tables, bank by decree where the tables end, and
 play the last turn as the optimal bot does (its best chance to pass);
-``random`` tosses its coins there too. No card is fitted to a final round.
+``card`` banks past the target by its own rule and plays its last turn so
+too, as its text says; ``random`` tosses its coins there too.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from solver.model.dice import Keep
-from solver.model.errors import UsageError
 from solver.model.turn_rules import (
     OVERSHOOT,
     WIN,
@@ -42,9 +42,6 @@ def make_bots(policies: dict, rules, seed: int | None = None, players: int = 2) 
 
 
 def make_bot(policy: Policy, rules, rng, players: int = 2):
-    if rules.final_round and policy.kind == "card":
-        raise UsageError(f"{rules.name}: the card bot does not play a final round (no card "
-                         f"is fitted to one)")
     if policy.kind == "optimal":
         return OptimalBot()
     if policy.kind == "random":
@@ -65,6 +62,8 @@ class CardBot:
     def answer(self, game: Game):
         from solver.cards.sheet import card_bank, card_keep, card_take
         state, rules = game.state, game.rules
+        if state.to_pass is not None:       # a last turn: the card says play the best chance
+            return OptimalBot().answer(game)
         me = game.line(state.mover)
         opponents = [game.line(seat) for seat in range(game.players) if seat != state.mover]
         if game.phase == TAKE:

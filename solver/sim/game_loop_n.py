@@ -13,33 +13,37 @@ Mechanics (docs/rules.md, "Two or more players"; one loop serves every policy)
 * Each player's line is (score, previous score, crosses), changed by the
   turn rules themselves: ``after_bank`` and ``after_zero_turn``, the
   one-level memory of docs/rules.md that the tables use (no paper sheet here).
+  With a penalty (``rules.penalty``) the K-th zero turn in a row takes
+  points off, scores down to the floor, below 0; the line is then (score,
+  crosses), and the table's line map is indexed from the floor up (row
+  ``score - floor``: numba checks no bounds, and a negative row would read
+  another score's state, silently).
 * A bank offers ``offer`` dice to the **next** seat only, who may take it
   (``may_take_over``) at the start of their turn; an offer not taken is gone.
+* A final round (``rules.final_round``): reaching the target does not end
+  the turn; the player plays on past it by their policy and banks where
+  they choose, or by decree where the turn DP's rows end (``TurnRules.rows``,
+  as the solved table does). A bank at or past the target starts the other
+  seats' last turns, in seat order (:mod:`solver.sim.last_turns_n`: how
+  each policy plays them, who wins, a tie shared among all who hold the
+  highest score).
 * A game still running after ``max_turns`` turns (all seats counted) is
   stopped and counted for nobody.
 
 The policies (:mod:`solver.sim.policies`) are the two-player simulator's:
 ``threshold:X`` and ``expected`` read fixed tables per seat (slot ``seat``
 of a :class:`solver.sim.policies.PolicyTables`: ``value``, ``bank``, ``take``,
-with their two guards), ``random`` flips coins, and
-``optimal`` plays the N-player table. For the optimal policy the loop runs,
-at every turn start of an optimal seat, the solver's own turn DP
-(:func:`solver.engine.turn_kernel_n.turn_dp_vec`) for the mover's node with a
-recording plan (:class:`solver.engine.turn_kernel_n.NodeMix`): ``banked[t, n]`` and
-``keep_chosen[t, r]`` (``r`` the roll's class in the packed dice arrays
-of :func:`solver.model.dice.keep_table`) are then every decision of the turn, and
-the table's mixed decisions of that node (``bank_q``, ``keep_q``) are drawn
-with their probability. The taker of an offer ``(t, n)`` takes it iff its
-roll value ``R[t, n, 0]`` beats a fresh turn's ``R[0, D, 0]`` by more than
-``EPS``, from the same DP. A DP costs tens of microseconds (3-player
-cinq-mille to 1,500: about 50, some twenty times the play of a turn), so
-the decisions of a node are kept in a direct-mapped cache
-(:class:`TurnCache`: node ``i`` in slot ``i`` modulo the slots, a new node
-takes the slot over); its size changes the speed, never a game.
+with their two guards), ``random`` flips coins, and ``optimal`` plays the
+N-player table: at every turn start of an optimal seat, the decisions of
+the solver's own turn DP for the mover's node, kept in a cache, the
+table's mixed decisions drawn with their probability
+(:mod:`solver.sim.optimal_n`).
 
 Randomness: one splitmix64 stream seeded from ``seed`` for the whole run
 (dice, the random policy's coins and the mixed decisions' draws); the same
-seed gives the same games whatever the batch sizes.
+seed gives the same games whatever the batch sizes and whatever the caches
+hold (the loop returns for a last turn's missing tables before that turn
+throws a die).
 """
 
 from __future__ import annotations
@@ -49,16 +53,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.engine import turn_kernel_n
-from solver.engine.turn_kernel_n import (
-    EPS,
-    MultiValues,
-    MultiWork,
-    NodeMix,
-    Seats,
-    turn_dp_vec,
-    zero_value,
-)
 from solver.model.compiled_rules import (
     after_bank,
     after_zero_turn,
@@ -71,31 +65,42 @@ from solver.model.compiled_rules import (
     offer,
     offer_only_overshoots,
 )
-from solver.model.dice import DiceArrays
-from solver.model.states import Moves
 from solver.model.turn_rules import OVERSHOOT as KEEP_OVERSHOOTS
 from solver.model.turn_rules import WIN as KEEP_WINS
 from solver.sim import dice as sim_dice
-from solver.sim import game_loop
+from solver.sim import game_loop, last_turns_n, optimal_n
 from solver.sim.dice import _below, _next
 from solver.sim.game_loop import keep_value, throw
-from solver.sim.policies import OPTIMAL, RANDOM
+from solver.sim.last_turns_n import (
+    BANKER,
+    GOES_ON,
+    HOLDERS,
+    MARK,
+    NEED,
+    SEAT,
+    credit_winners,
+    play_last_turn,
+)
+from solver.sim.optimal_n import cached_slot, fill_turn, keep_by_values, load_mixes
+from solver.sim.policies import NEVER, OPTIMAL, RANDOM
 
-drop_stale_caches(__file__, game_loop.__file__, sim_dice.__file__, turn_kernel_n.__file__)
+drop_stale_caches(__file__, game_loop.__file__, sim_dice.__file__, last_turns_n.__file__,
+                  optimal_n.__file__)
 
 # Status of the compiled loop.
-DONE, UNKNOWN_STATE = 0, 1
+DONE, UNKNOWN_STATE, NEED_LAST_TURN = 0, 1, 2
 # Fields of the loop's state vector.
 (GAME, IN_GAME, MOVER, TURNS, OFFER_T, OFFER_N, UNFINISHED, ALL_TURNS, TAKE_OVERS, FALLS,
- MIXED_DRAWS, PLAN_NODE, STATE_SIZE) = range(13)
-# TAKE_OVERS, FALLS, MIXED_DRAWS: counts over the run (what was in play);
-# PLAN_NODE: the node whose mixed decisions the plan holds (-1: none).
+ MIXED_DRAWS, SHARED_GAMES, LAST_TURNS, STATE_SIZE) = range(14)
+# TAKE_OVERS, FALLS, MIXED_DRAWS, SHARED_GAMES (a final round's ties),
+# LAST_TURNS: counts over the run (what was in play).
 
 
 class GamesN(NamedTuple):
     """The games being played, as the compiled loop reads and writes them.
     Per seat (seat 0 first): the line ``score``, ``previous``, ``crosses``
-    (units) and the games won, ``wins``."""
+    (units) and the games won alone, ``wins`` (a final round's shared games:
+    :class:`solver.sim.last_turns_n.FinalRoundsN`)."""
     state: np.ndarray
     score: np.ndarray
     previous: np.ndarray
@@ -108,54 +113,9 @@ class GamesN(NamedTuple):
     @classmethod
     def new(cls, players: int, seed: int, max_turns: int) -> "GamesN":
         state = np.zeros(STATE_SIZE, dtype=np.int64)
-        state[PLAN_NODE] = -1
         first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
         line = [np.zeros(players, dtype=np.int64) for _ in range(4)]
         return cls(state, *line, np.array([first], dtype=np.uint64), int(max_turns))
-
-
-class TurnCache(NamedTuple):
-    """The decisions of recent nodes, by slot: ``node[slot]`` (-1: empty),
-    ``banked[slot, t, n]`` (the plan's ``banked``), ``take[slot, t, n]``
-    (take an offer of ``t`` units and ``n`` dice) and ``keep[slot, t,
-    choice_of[r]]`` (the plan's ``keep_chosen[t, r]``) for the roll classes
-    ``r`` that have a choice (``choice_of[r]`` -1: one keep or none, as
-    every class under the keep rule ``all``)."""
-    choice_of: np.ndarray
-    node: np.ndarray
-    banked: np.ndarray
-    keep: np.ndarray
-    take: np.ndarray
-
-
-class OptimalN(NamedTuple):
-    """What the optimal policy reads: the solved values (``values``, nodes
-    numbered by ``seats``, turns by ``moves``), the packed dice arrays of the
-    turn DP (``dice``) with ``class_of[roll]`` (the simulator's roll ->
-    its class there) and ``keep_used[k]`` (dice a packed keep sets aside),
-    the player state ``state_of[score, previous, crosses]`` of a line (-1:
-    none; axes 1 and 2 of length 1 without crosses), the table's mixed
-    decisions by node (``mix_nodes`` sorted, node ``i``'s rows
-    ``mix_first[i]`` to ``mix_first[i + 1] - 1`` of ``mix_rows`` (kind 0
-    bank / 1 keep, t, n or r, main, alt) and ``mix_q``), the DP's
-    working arrays (``work``, ``plan``, ``zero``, ``out``) and the
-    decisions of recent nodes (``cache``)."""
-    seats: Seats
-    dice: DiceArrays
-    class_of: np.ndarray
-    keep_used: np.ndarray
-    moves: Moves
-    values: MultiValues
-    state_of: np.ndarray
-    mix_nodes: np.ndarray
-    mix_first: np.ndarray
-    mix_rows: np.ndarray
-    mix_q: np.ndarray
-    work: MultiWork
-    plan: NodeMix
-    zero: np.ndarray
-    out: np.ndarray
-    cache: TurnCache
 
 
 @njit(cache=True, inline="always")
@@ -164,90 +124,11 @@ def _uniform(rng):
     return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
-def _state_of_seat(rules, optimal, games, seat):
-    if rules.crosses == 0:
-        return optimal.state_of[games.score[seat], 0, 0]
-    return optimal.state_of[games.score[seat], games.previous[seat], games.crosses[seat]]
-
-
-@njit(cache=True)
-def mover_node(rules, optimal, games, mover):
-    """The node of the turn start: every seat's player state, the mover's
-    first and then the others in seat order after the mover; -1 if a line
-    is not a state of the table."""
-    N = len(games.score)
-    node = 0
-    for k in range(N):
-        p = _state_of_seat(rules, optimal, games, (mover + k) % N)
-        if p < 0:
-            return -1
-        node = node * optimal.seats.P + p
-    return node
-
-
-@njit(cache=True, inline="always")
-def _set_mixes(optimal, node, on):
-    """Write node's mixed decisions into the plan (``on``), or blank them."""
-    nodes, rows, plan = optimal.mix_nodes, optimal.mix_rows, optimal.plan
-    i = np.searchsorted(nodes, node)
-    if i >= len(nodes) or nodes[i] != node:
-        return
-    for j in range(optimal.mix_first[i], optimal.mix_first[i + 1]):
-        t, where = rows[j, 1], rows[j, 2]
-        q = optimal.mix_q[j] if on else -1.0
-        if rows[j, 0] == 0:
-            plan.bank_q[t, where] = q
-        else:
-            plan.keep_q[t, where] = q
-            plan.keep_main[t, where] = rows[j, 3]
-            plan.keep_alt[t, where] = rows[j, 4]
-
-
-@njit(cache=True)
-def load_mixes(optimal, state, node):
-    """Put the table's mixed decisions of ``node`` into the plan, in place
-    of those of the node it held."""
-    old = state[PLAN_NODE]
-    if old == node:
-        return
-    if old >= 0:
-        _set_mixes(optimal, old, False)
-    _set_mixes(optimal, node, True)
-    state[PLAN_NODE] = node
-
-
-@njit(cache=True)
-def optimal_turn(rules, optimal, games, mover):
-    """The cache slot that holds the decisions of the mover's node (after
-    a turn DP if it did not), with the node's mixed decisions in
-    ``optimal.plan``; -1 if a line is not a state of the table."""
-    node = mover_node(rules, optimal, games, mover)
-    if node < 0:
-        return -1
-    load_mixes(optimal, games.state, node)
-    cache = optimal.cache
-    # Every node its own slot when they all fit (no hash collisions).
-    slot = node % len(cache.node)
-    if cache.node[slot] == node:
-        return slot
-    zero_value(optimal.seats, optimal.moves.zero_next, optimal.values.V, node, optimal.zero)
-    # Rows to the target: an offer's roll value is read at its turn total.
-    turn_dp_vec(rules, optimal.dice, optimal.moves, optimal.values, optimal.seats, node,
-                optimal.zero, rules.target, optimal.work, optimal.plan, optimal.out)
-    R, D = optimal.work.R, rules.dice
-    cache.node[slot] = node
-    cache.banked[slot] = optimal.plan.banked
-    chosen, choice_of = optimal.plan.keep_chosen, cache.choice_of
-    for t in range(rules.target):
-        for r in range(len(choice_of)):
-            if choice_of[r] >= 0:
-                cache.keep[slot, t, choice_of[r]] = chosen[t, r]
-    for t in range(rules.target):
-        for n in range(1, D + 1):
-            cache.take[slot, t, n] = R[t, n, 0] > R[0, D, 0] + EPS
-    return slot
-
+# The loop's helpers below are small enough that LLVM inlines them into the
+# loop, which spares the reference counts of the record's arrays per call
+# (:mod:`solver.sim.optimal_n` says what those cost). A final round's start
+# is written in the loop, not in _end_turn: an _end_turn that wrote it was
+# no longer inlined, and every game ran a fifth slower.
 
 @njit(cache=True)
 def _start_game(games):
@@ -289,9 +170,40 @@ def _end_turn(rules, games, seat, banked, turn_total, in_hand):
 
 
 @njit(cache=True)
-def run_games_n(rules, dice, tables, optimal, games, games_end):
-    """Play games until ``games.state[GAME] == games_end``; returns DONE, or
-    UNKNOWN_STATE when an optimal seat meets a line the table lacks."""
+def _final_round(rules, dice, last, state, final, scores, kinds, rng, wins, shares, max_turns):
+    """The last turns of the final round under way (``final``), in seat
+    order, to the game's end (its winners credited), or NEED when a last
+    turn's tables are missing (``final`` then says which, and where the
+    round stands; no die of that turn thrown)."""
+    N = len(scores)
+    while True:
+        if state[TURNS] >= max_turns:
+            state[UNFINISHED] += 1
+            final[SEAT] = 0
+            break
+        seat = (final[BANKER] + final[SEAT]) % N
+        state[MOVER] = seat
+        ended = play_last_turn(rules, dice, last, final, scores, rng, kinds[seat] == RANDOM)
+        if ended == NEED:
+            return NEED
+        state[TURNS] += 1
+        state[ALL_TURNS] += 1
+        state[LAST_TURNS] += 1
+        if ended != GOES_ON:
+            if credit_winners(final, ended, wins, shares) > 1:
+                state[SHARED_GAMES] += 1
+            break
+    state[IN_GAME] = 0
+    state[GAME] += 1
+    return GOES_ON
+
+
+@njit(cache=True)
+def run_games_n(rules, dice, tables, optimal, last, games, rounds, games_end):
+    """Play games until ``games.state[GAME] == games_end``; returns DONE,
+    UNKNOWN_STATE when an optimal seat meets a line the table lacks, or
+    NEED_LAST_TURN when a final round's last turn needs tables that ``last``
+    lacks (their key in ``rounds.now``: the turn has not begun)."""
     state, rng = games.state, games.rng
     power, roll_of_code, instant_win = dice.power, dice.roll_of_code, dice.instant_win
     keep_first, keep_units, keep_used, keep_win = dice.keep_first, dice.keep_units, \
@@ -305,24 +217,48 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
         optimal.cache.keep, optimal.cache.take, optimal.cache.choice_of
     class_of, packed_first, packed_units, packed_used = optimal.class_of, \
         optimal.dice.keep_first, optimal.dice.keep_units, optimal.keep_used
-    D = rules.dice
+    cache_own, by_values, packed_col = optimal.cache.own, optimal.cache.by_values, \
+        optimal.dice.keep_col
+    state_of, P, plan_node, cache_node = optimal.state_of, optimal.seats.P, optimal.plan_node, \
+        optimal.cache.node
+    has_mixes = len(optimal.mix_nodes) > 0
+    scores, previous, crosses = games.score, games.previous, games.crosses
+    D, max_turns = rules.dice, games.max_turns
+    wins_of, final, shares = games.wins, rounds.now, rounds.shares
+    # A final round under way when the loop last returned (for a last
+    # turn's tables, filled since): its last turns first.
+    if final[SEAT] > 0 and _final_round(rules, dice, last, state, final, scores, kinds, rng,
+                                        wins_of, shares, max_turns) == NEED:
+        return NEED_LAST_TURN
     while state[GAME] < games_end:
         if state[IN_GAME] == 0:
             _start_game(games)
-        if state[TURNS] >= games.max_turns:
+        if state[TURNS] >= max_turns:
             state[UNFINISHED] += 1
             state[IN_GAME] = 0
             state[GAME] += 1
             continue
         seat = state[MOVER]
-        score = games.score[seat]
+        score = scores[seat]
         kind = kinds[seat]
         guard = guards[seat]
+        # A final round's turn totals end where the turn DP's do: from there
+        # every policy banks, as the solved table's DP does.
+        bank_from = rules.rows + rules.floor - score if rules.final_round else NEVER
         slot = 0
         if kind == OPTIMAL:
-            slot = optimal_turn(rules, optimal, games, seat)
-            if slot < 0:
+            # The decisions of the mover's node (solver.sim.optimal_n): its
+            # mixed decisions in the plan, its DP's in the cache's slot.
+            node, slot = cached_slot(rules, state_of, P, scores, previous, crosses, seat,
+                                     cache_node, plan_node, has_mixes)
+            if node == -1:
                 return UNKNOWN_STATE
+            if node < -1:
+                node = -2 - node
+                load_mixes(optimal, node)
+            if slot < 0:
+                slot = node % len(cache_node)
+                fill_turn(rules, optimal, node, slot)
 
         # Take over the offer, or roll all dice from 0.
         t = 0
@@ -358,7 +294,11 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
                 c = class_of[r]
                 chosen = packed_first[c]
                 if choice_of[c] >= 0:
-                    chosen = np.int64(cache_keep[slot, t, choice_of[c]])
+                    if by_values:
+                        chosen = keep_by_values(cache_own, slot, t, n, c, packed_first,
+                                                 packed_units, packed_col, D)
+                    else:
+                        chosen = np.int64(cache_keep[slot, t, choice_of[c]])
                 if plan.keep_q[t, c] >= 0.0:
                     state[MIXED_DRAWS] += 1
                     chosen = plan.keep_alt[t, c] if _uniform(rng) < plan.keep_q[t, c] \
@@ -391,6 +331,9 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
             if result == KEEP_OVERSHOOTS:
                 break
             n = dice_left(rules, n, used)
+            if t >= bank_from:
+                banked = True
+                break
             if may_bank(rules, score, t, n):
                 if kind == RANDOM:
                     banked = _below(rng, 2) == 1
@@ -410,9 +353,16 @@ def run_games_n(rules, dice, tables, optimal, games, games_end):
         state[TURNS] += 1
         state[ALL_TURNS] += 1
         if wins:
-            games.wins[seat] += 1
+            wins_of[seat] += 1
             state[IN_GAME] = 0
             state[GAME] += 1
         else:
             _end_turn(rules, games, seat, banked, t, n)
+            if banked and rules.final_round and scores[seat] >= rules.target:
+                # A bank at or past the target: the other seats' last turns
+                # (out of this loop: ordinary turns run no line of them).
+                final[SEAT], final[BANKER], final[MARK], final[HOLDERS] = 1, seat, scores[seat], 1
+                if _final_round(rules, dice, last, state, final, scores, kinds, rng, wins_of,
+                                shares, max_turns) == NEED:
+                    return NEED_LAST_TURN
     return DONE

@@ -45,9 +45,10 @@ slots 2.. the optimal policy's. The loop reads them as one
 penalty), and with a final round past it.
 
 A final round's last turn is not played from these tables
-(:mod:`solver.sim.final_round` says how each policy plays it). The card
-(:class:`CardCache`) plays neither a final round nor a penalty yet: its
-tables hold scores from 0 to the target.
+(:mod:`solver.sim.final_round` says how each policy plays it: the card
+as the optimal policy, by the one-turn DP). The card (:class:`CardCache`)
+fills the same rows: with a final round it banks past the target by its
+``past_lead`` rule (:func:`solver.cards.card.card_banks`).
 """
 
 from __future__ import annotations
@@ -60,8 +61,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.cards.card import (card_banks, card_situation, card_takes, chasing, keep_score,
-                               points_from)
+from solver.cards.card import (
+    card_banks,
+    card_situation,
+    card_takes,
+    chasing,
+    keep_score,
+    points_from,
+)
 from solver.engine.solution import replay
 from solver.engine.turn import pad
 from solver.model.compiled_rules import dice_left, drop_stale_caches, may_bank
@@ -433,7 +440,9 @@ class CardCache(OptimalCache):
         key = (crossed, score, opponent)
         if key not in self.takes_by_scores:
             T, D = self.turn.target, self.turn.dice
-            take = np.zeros((T, D + 1), dtype=np.uint8)
+            # The tables' rows (past the target with a final round, from
+            # the floor with a penalty); offers come from totals short of T.
+            take = np.zeros((table_rows(self.rules), D + 1), dtype=np.uint8)
             for t in range(T):
                 for n in range(1, D + 1):
                     take[t, n] = card_takes(self.card, self.turn, crossed, score, opponent,
@@ -446,11 +455,14 @@ class CardCache(OptimalCache):
         T, D = turn.target, turn.dice
         score, opponent = int(self.space.score[m]), int(self.space.score[w])
         here = card_situation(card, score, opponent, int(self.crossed[m]))
-        bank = np.zeros((T, D + 1), dtype=np.uint8)
-        for t in range(T - score):          # from T - score on, no bank is allowed
+        rows = store.V.shape[1]
+        bank = np.zeros((rows, D + 1), dtype=np.uint8)
+        # From T - score on no bank is allowed, but with a final round,
+        # past the target (where the loop banks by decree at the tables' end).
+        for t in range(rows if turn.final_round else min(rows, T - score)):
             for n in range(1, D + 1):
                 bank[t, n] = card_banks(card, turn, *here, t, n)
-        t, n = np.arange(T)[:, None], np.arange(D + 1)[None, :]
+        t, n = np.arange(rows)[:, None], np.arange(D + 1)[None, :]
         # V[t', n'] ranks the keeps of one roll as keep_score does: their
         # turn totals differ by their points. From points_from[slot] on the
         # loop ranks them by points alone, so V leaves that rule out.

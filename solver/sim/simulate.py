@@ -35,8 +35,10 @@ scores down to the floor, below 0 (:mod:`solver.sim.score_sheet`); the
 table's line is (score, crosses). A final round plays past the target and
 gives the other player a last turn (:mod:`solver.sim.final_round`); a
 last-turn bank equal to the score shares the game (``shared``), half a win
-each in ``win_rate_a``, its standard error and :func:`match`. The N-player
-loop and the card policy play neither yet.
+each in ``win_rate_a``, its standard error and :func:`match`. The card
+policy plays a final round (:class:`solver.sim.policies.CardCache`: past
+the target by the card's ``past_lead``, its last turn by the one-turn DP),
+not yet a penalty.
 
 Randomness: as :mod:`solver.sim.game_loop` says; ``common_dice=True`` gives
 each game its own dice stream, so that two runs with the same seed throw the
@@ -109,24 +111,16 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
         raise UsageError(f"the seed must be 0 or more, not {seed}")
 
 
-def check_simulated(rules: Rules, players: int = 2, policies=(),
-                    n_player_loop: bool = False) -> None:
-    """A UsageError for what the game loops do not play yet: a fall that
-    costs points and a final round in the N-player loop
-    (:mod:`solver.sim.simulate_n`, whatever the seats: it indexes by
-    scores from 0 and ends a game at the target), and the card policy in
-    either (its tables, :class:`solver.sim.policies.CardCache`, hold scores
-    from 0 to the target)."""
-    rule = "a fall_penalty" if rules.fall_penalty else "a final round" \
-        if rules.final_round else None
-    if rule is None:
+def check_simulated(rules: Rules, policies=()) -> None:
+    """A UsageError for what the game loops do not play yet: the card
+    policy with a fall that costs points (its tables,
+    :class:`solver.sim.policies.CardCache`, hold scores from 0; a final round
+    it plays). Both loops play both rules with every other policy."""
+    if not rules.fall_penalty:
         return
-    if players > 2 or n_player_loop:
-        raise UsageError(f"{rules.name}: simulate plays {rule} with two players only "
-                         f"(the two-player simulator)")
     if any(parse_policy(p).kind == "card" for p in policies):
-        raise UsageError(f"{rules.name}: simulate does not play the card policy with {rule} "
-                         f"yet")
+        raise UsageError(f"{rules.name}: simulate does not play the card policy with a "
+                         f"fall_penalty yet")
 
 # ------------------------------------------------------------------ driver
 
@@ -210,7 +204,7 @@ class _Machine:
         self.rules = rules
         self.turn_rules = TurnRules.of(rules)
         self.policies = (parse_policy(policy_a), parse_policy(policy_b))
-        check_simulated(rules, 2, self.policies)
+        check_simulated(rules, self.policies)
         self.last_turn = last_turn_tables(rules)
         self.dice: DiceTables = dice_tables(rules)
         self.store = TableStore(rules, 2, self.policies)

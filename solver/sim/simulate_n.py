@@ -6,8 +6,12 @@ goes and how each policy plays); this module builds its records from the
 rules, the policies (:mod:`solver.sim.policies`: ``optimal``, ``threshold:X``,
 ``expected``, ``random``) and the solved table (a
 :class:`solver.engine.solution_n.MultiSolution` of these rules and players),
-runs it in batches and reports every seat's win rate with its binomial
-standard error.
+runs it in batches and reports every seat's win rate with its standard
+error. A penalty's falls, scores below 0 included, and a final round's last
+turns (:mod:`solver.sim.last_turns_n`, whose tables it fills when the loop
+asks) are played as docs/rules.md says; a game a final round's tie leaves
+to ``k`` players counts ``1/k`` of a win to each (``shares``,
+:func:`seat_rate_and_se`).
 
 This loop plays two seats as well (the very games of the two-player
 simulator, tests/test_simulate_n.py), but two-player tables are
@@ -22,39 +26,32 @@ import math
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
-from solver.engine.n_player_blocks import block_plan, no_plan
 from solver.engine.solution_n import check_player_count
-from solver.engine.turn import pad
-from solver.engine.turn_kernel_n import MultiValues, NodeMix, Seats, multi_work
-from solver.model.dice import distinct_outcomes, keep_table, rolls
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
-from solver.model.states import Moves
 from solver.model.turn_rules import TurnRules
 from solver.sim.dice import dice_tables
 from solver.sim.game_loop_n import (
     ALL_TURNS,
     DONE,
     FALLS,
+    LAST_TURNS,
     MIXED_DRAWS,
+    NEED_LAST_TURN,
+    SHARED_GAMES,
     TAKE_OVERS,
     UNFINISHED,
     GamesN,
-    OptimalN,
-    TurnCache,
     run_games_n,
 )
+from solver.sim.last_turns_n import NEED_KEY, FinalRoundsN, LastTurnCache, empty_last_turns
+from solver.sim.optimal_n import optimal_record
 from solver.sim.policies import Policy, TableStore, parse_policy
 from solver.sim.score_sheet import MAX_TURNS
 from solver.sim.simulate import check_games_and_seed, check_simulated, win_rate_and_se
 
 BATCH = 1 << 12
 """Games per call of the compiled loop (a progress report after each)."""
-CACHE_BYTES = 64 * 2 ** 20
-"""Memory for the optimal policy's decisions of recent nodes
-(:class:`solver.sim.game_loop_n.TurnCache`)."""
 
 
 # ------------------------------------------------------------------ results
@@ -81,8 +78,13 @@ class SimulationN:
     predicted: list[float] | None = None
     """The table's ``seat_wins`` when every seat plays it, else None."""
     shared: int = 0
-    """Games whose win was shared between the two seats (a final round's
-    tie: two players only), half a win each."""
+    """Games whose win was shared (a final round's tie at the highest
+    score), ``1/k`` of a win to each of the ``k`` players who share it."""
+    shares: list[list[int]] | None = None
+    """``shares[seat][k]``: the games the seat shared with ``k - 1``
+    others (k = 0 .. players; None: none shared)."""
+    last_turns: int = 0
+    """A final round's last turns played."""
 
     @property
     def players(self) -> int:
@@ -93,16 +95,29 @@ class SimulationN:
         return self.games - self.unfinished
 
     @property
+    def shared_wins(self) -> list[float]:
+        """Each seat's wins from shared games: ``1/k`` of a game shared by ``k``."""
+        if self.shares is None:
+            return [0.0] * self.players
+        return [sum(count / k for k, count in enumerate(row) if k) for row in self.shares]
+
+    @property
     def win_rates(self) -> list[float]:
-        """Each seat's wins over the finished games, a shared game half a win."""
-        return [win_rate_and_se(w, self.shared, self.finished)[0] for w in self.wins]
+        """Each seat's wins over the finished games, a game shared by ``k``
+        players ``1/k`` of a win."""
+        return [seat_rate_and_se(w, row, self.finished)[0]
+                for w, row in zip(self.wins, self._share_rows)]
 
     @property
     def stderr(self) -> list[float]:
-        """Standard error of each win rate: binomial, ``sqrt(p (1 - p) /
-        finished)``, without shared games
-        (:func:`solver.sim.simulate.win_rate_and_se`)."""
-        return [win_rate_and_se(w, self.shared, self.finished)[1] for w in self.wins]
+        """Standard error of each win rate (:func:`seat_rate_and_se`):
+        binomial, ``sqrt(p (1 - p) / finished)``, without shared games."""
+        return [seat_rate_and_se(w, row, self.finished)[1]
+                for w, row in zip(self.wins, self._share_rows)]
+
+    @property
+    def _share_rows(self) -> list[list[int]]:
+        return self.shares if self.shares is not None else [[]] * self.players
 
     @property
     def games_per_second(self) -> float:
@@ -117,7 +132,8 @@ class SimulationN:
                 "games_per_second": self.games_per_second,
                 "turns_mean": self.turns / self.games if self.games else math.nan,
                 "take_overs": self.take_overs, "falls": self.falls,
-                "mixed_draws": self.mixed_draws, "shared": self.shared}
+                "mixed_draws": self.mixed_draws, "shared": self.shared,
+                "shared_wins": self.shared_wins, "last_turns": self.last_turns}
 
     def describe(self) -> list[str]:
         """The result as lines of text: one per seat, with the table's
@@ -135,7 +151,9 @@ class SimulationN:
             lines.append(line)
         lines.append("(+- one standard error)")
         if self.shared:
-            lines.append(f"{self.shared} games shared (a final round's tie), half a win each")
+            each = "half a win each" if self.players == 2 else \
+                "1/k of a win to each of the k who share one"
+            lines.append(f"{self.shared} games shared (a final round's tie), {each}")
         if self.unfinished:
             lines.append(f"{self.unfinished} games stopped at the turn cap and are not counted")
         return lines
@@ -150,10 +168,25 @@ def two_player_result(result, solution=None) -> SimulationN:
     if both_optimal and solution is not None:
         first = solution.first_player_win
         predicted = [first, 1.0 - first]
+    shares = [[0, 0, result.shared], [0, 0, result.shared]] if result.shared else None
     return SimulationN(result.rules, result.target, [result.policy_a, result.policy_b],
                        result.games, [result.wins_a, result.wins_b], result.unfinished,
                        result.seconds, result.seed, round(result.turns_mean * result.games),
-                       predicted=predicted, shared=result.shared)
+                       predicted=predicted, shared=result.shared, shares=shares)
+
+
+def seat_rate_and_se(wins: int, shares, finished: int) -> tuple[float, float]:
+    """A seat's win rate ``p = (wins + sum_k shares[k] / k) / finished`` and
+    its standard error from the per-game outcomes (1, 1/k, 0): ``sqrt(v /
+    finished)``, ``v = (wins + sum_k shares[k] / k^2) / finished - p^2``
+    (:func:`solver.sim.simulate.win_rate_and_se` with two players)."""
+    if not any(shares[1:]):
+        return win_rate_and_se(wins, 0, finished)
+    if not finished:
+        return math.nan, math.nan
+    rate = (wins + sum(count / k for k, count in enumerate(shares) if k)) / finished
+    square = (wins + sum(count / k ** 2 for k, count in enumerate(shares) if k)) / finished
+    return rate, math.sqrt(max(square - rate * rate, 0.0) / finished)
 
 
 # ------------------------------------------------------------------- input
@@ -190,115 +223,6 @@ def check_card_seats(policies: list[Policy]) -> None:
                          "players: farkle card GAME --players N)")
 
 
-# ------------------------------------------------------------- the records
-
-def class_of_rolls(rules: Rules, dice) -> np.ndarray:
-    """For each roll of the simulator's dice tables (:func:`dice_tables`),
-    its class in the turn DP's packed dice arrays: the class whose keeps
-    have the roll's distinct outcomes (:func:`solver.model.dice.distinct_outcomes`)."""
-    packed = keep_table(rules).packed()
-    D = rules.dice
-    classes = {}
-    for n in range(1, D + 1):
-        for c in range(packed.roll_first[n], packed.roll_first[n + 1]):
-            keeps = range(packed.keep_first[c], packed.keep_first[c + 1])
-            key = frozenset(("win",) if packed.keep_col[k] == 0 else
-                            (int(packed.keep_units[k]), n if packed.keep_col[k] == D
-                             else n - int(packed.keep_col[k])) for k in keeps)
-            classes[n, key] = c
-    out = np.zeros(len(dice.prob), dtype=np.int64)
-    r = 0
-    for n in range(1, D + 1):
-        for counts, _ in rolls(n):
-            key = frozenset(("win",) if win else (units, used)
-                            for units, used, win in distinct_outcomes(rules, counts))
-            out[r] = classes[n, key]
-            r += 1
-    return out
-
-
-def packed_keep_used(rules: Rules) -> np.ndarray:
-    """Dice set aside by each keep of the packed dice arrays."""
-    packed = keep_table(rules).packed()
-    n_of_class = np.repeat(np.arange(rules.dice + 1), np.diff(packed.roll_first))
-    n_of_keep = np.repeat(n_of_class, np.diff(packed.keep_first))
-    return np.where(packed.keep_col == rules.dice, n_of_keep,
-                    n_of_keep - packed.keep_col).astype(np.int64)
-
-
-def _mix_arrays(solution):
-    """The table's mixed decisions by node, as :class:`OptimalN` holds them."""
-    nodes = sorted(solution.mixed)
-    first, rows, q = [0], [], []
-    for node in nodes:
-        for kind, t, *where, prob in solution.mixed[node]:
-            rows.append((0, t, where[0], 0, 0) if kind == "bank" else (1, t, *where))
-            q.append(prob)
-        first.append(len(rows))
-    return (np.array(nodes, dtype=np.int64), np.array(first, dtype=np.int64),
-            np.array(rows, dtype=np.int64).reshape(-1, 5), np.array(q, dtype=np.float64))
-
-
-def _state_map(rules: Rules, space) -> np.ndarray:
-    """``state_of[score, previous, crosses]``: the player state of a line."""
-    rows = rules.target_units
-    if not rules.crosses:
-        state_of = -np.ones((rows, 1, 1), dtype=np.int64)
-        state_of[space.score, 0, 0] = np.arange(space.size)
-        return state_of
-    state_of = -np.ones((rows, rows, rules.crosses), dtype=np.int64)
-    state_of[space.score, space.previous, space.crosses] = np.arange(space.size)
-    return state_of
-
-
-def optimal_record(rules: Rules, solution, dice, players: int) -> OptimalN:
-    """The optimal policy's record from the table ``solution``, or a small
-    stand-in of the same types when no seat plays it (so that one compiled
-    loop serves every run)."""
-    packed = keep_table(rules).packed()
-    if solution is None:
-        return _stand_in(players, packed)
-    if len(packed.keep_units) >= 2 ** 15:
-        raise UsageError(f"{rules.name} has too many keeps for the simulator's cache")
-    D, rows, N = rules.dice, rules.target_units, players
-    space = solution.space
-    a_rows = pad(rules, rows)
-    work = multi_work(rows, a_rows, D, N)
-    values = MultiValues(np.ascontiguousarray(solution.V, dtype=np.float64),
-                         np.ascontiguousarray(solution.take_values, dtype=np.float64))
-    # The solver's block plan of one node: every decision recorded.
-    plan = NodeMix(*(array[0] for array in block_plan(1, rules, len(packed.prob))))
-    return OptimalN(Seats.of(N, space), packed, class_of_rolls(rules, dice),
-                    packed_keep_used(rules), space.moves(), values, _state_map(rules, space),
-                    *_mix_arrays(solution), work, plan, np.zeros(N), np.zeros(N),
-                    _turn_cache(len(solution.V), rows, D, packed))
-
-
-def _stand_in(players: int, packed) -> OptimalN:
-    one, N = np.zeros(1, dtype=np.int64), players
-    moves = Moves(one, np.zeros((1, 1), dtype=np.int64), one, one, one, one)
-    values = MultiValues(np.zeros((1, N)), np.zeros((1, 1, 1, N)))
-    mixes = (one[:0], one, np.zeros((0, 5), dtype=np.int64), np.zeros(0))
-    work = multi_work(1, 1, 0, N)
-    return OptimalN(Seats(N, 1, 1, 1, 1), packed, one, one, moves, values,
-                    -np.ones((1, 1, 1), dtype=np.int64), *mixes, work,
-                    NodeMix(*(array[0] for array in no_plan())), np.zeros(N), np.zeros(N),
-                    _turn_cache(1, 1, 1, packed))
-
-
-def _turn_cache(nodes: int, rows: int, D: int, packed) -> TurnCache:
-    """Room for the decisions of up to ``nodes`` nodes in CACHE_BYTES
-    (keeps as int16: every game has far fewer than 2^15 packed keeps)."""
-    choice = np.diff(packed.keep_first) > 1
-    choice_of = np.where(choice, np.cumsum(choice) - 1, -1).astype(np.int64)
-    slot_bytes = rows * (2 * (D + 1) + 2 * int(choice.sum()))
-    slots = max(1, min(nodes, CACHE_BYTES // slot_bytes))
-    return TurnCache(choice_of, -np.ones(slots, dtype=np.int64),
-                     np.zeros((slots, rows, D + 1), np.int8),
-                     np.zeros((slots, rows, int(choice.sum())), np.int16),
-                     np.zeros((slots, rows, D + 1), np.int8))
-
-
 def _check_table(rules: Rules, solution, players: int) -> None:
     from solver.engine.solution_n import MultiSolution
     if solution is None:
@@ -325,7 +249,7 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     check_player_count(N)
     check_card_seats(policies)
     check_games_and_seed(games, seed)
-    check_simulated(rules, N, policies, n_player_loop=True)
+    check_simulated(rules, policies)
     optimal = any(p.kind == "optimal" for p in policies)
     if optimal:
         _check_table(rules, solution, N)
@@ -334,19 +258,33 @@ def simulate_n(rules: Rules, policies, games: int, seed: int = 0, solution=None,
     tables = TableStore(rules, N, policies).record()
     record = optimal_record(rules, solution if optimal else None, dice, N)
     state = GamesN.new(N, seed, max_turns)
+    rounds = FinalRoundsN.new(N)
     turn = TurnRules.of(rules)
+    # A final round's last turns read the engine's DP of each (every
+    # policy but random: solver.sim.last_turns_n).
+    last_turns = LastTurnCache(rules, N) if rules.final_round and any(
+        p.kind != "random" for p in policies) else None
+    no_last_turns = empty_last_turns(rules, N)
     done = 0
     while done < games:
         done = min(games, done + BATCH)
-        if run_games_n(turn, dice, tables, record, state, done) != DONE:
+        while True:
+            last = no_last_turns if last_turns is None else last_turns.record
+            status = run_games_n(turn, dice, tables, record, last, state, rounds, done)
+            if status != NEED_LAST_TURN:
+                break
+            last_turns.fill(int(rounds.now[NEED_KEY]))
+        if status != DONE:
             raise RuntimeError("the simulator reached a player state that the solved table "
                                "does not hold: simulator and solver disagree")
         if progress is not None:
             progress(done, games)
     st = state.state
     everyone_optimal = all(p.kind == "optimal" for p in policies)
+    shared = int(st[SHARED_GAMES])
     return SimulationN(
         rules.name, rules.target, [str(p) for p in policies], games,
         [int(w) for w in state.wins], int(st[UNFINISHED]), time.perf_counter() - started,
         seed, int(st[ALL_TURNS]), int(st[TAKE_OVERS]), int(st[FALLS]), int(st[MIXED_DRAWS]),
-        [float(v) for v in solution.seat_wins] if everyone_optimal else None)
+        [float(v) for v in solution.seat_wins] if everyone_optimal else None, shared,
+        rounds.shares.tolist() if shared else None, int(st[LAST_TURNS]))

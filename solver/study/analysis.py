@@ -66,7 +66,8 @@ def _reachable_from_zero(rules: Rules) -> np.ndarray:
             units, used, win = table.keep_units[n], table.keep_used[n], table.keep_win[n]
             for k in range(len(units)):
                 t2 = t + int(units[k])
-                if keep_result(turn, 0, t2, bool(win[k])) != CONTINUE:
+                # Past the target (a final round's turn goes on) is not asked.
+                if t2 >= T or keep_result(turn, 0, t2, bool(win[k])) != CONTINUE:
                     continue
                 reach[t2, dice_left(turn, n, int(used[k]))] = True
     reach.setflags(write=False)

@@ -59,8 +59,9 @@ def first_guess(solution) -> Card:
             if rule.smallest is not None:
                 smallest[n].append(rule.smallest)
     bank = tuple(int(np.median(v)) * unit if v else rules.target // 2 for v in smallest.values())
+    past_lead, past_lead_all = past_leads(solution) if rules.final_round else (0, 0)
     return Card(rules.name, bank, gap_step=max(unit, rules.target // 10 // unit * unit),
-                open_at=rules.entry,
+                open_at=rules.entry, past_lead=past_lead, past_lead_all=past_lead_all,
                 # One unit a die: where every searched card ended when a
                 # die had one worth (the four cinq-mille games), and best
                 # of 0, 1, 2 and 4 units for quinze-mille-free-keep's first
@@ -69,6 +70,22 @@ def first_guess(solution) -> Card:
                 if chooses_keeps(rules) else (),
                 take_at=20 * unit if rules.has_takeover else 0,
                 take_die=2 * unit if rules.has_takeover else 0)
+
+
+def past_leads(solution) -> tuple[int, int]:
+    """A final round's ``(past_lead, past_lead_all)`` from the table: with
+    both players a unit short of the target, the smallest lead (the turn
+    total) from which optimal play banks past it, the median over fewer
+    dice than all, and with all."""
+    from solver.engine.solution import replay
+    from solver.study.analysis import state_at
+    rules = solution.rules
+    level = state_at(solution.space, rules.target_units - 1)
+    _, R, _, B = replay(solution, level, level)
+    rows = min(len(R), len(B))
+    leads = [next((t for t in range(1, rows) if B[t, n] >= R[t, n]), rows) * rules.unit
+             for n in range(1, rules.dice + 1)]
+    return int(np.median(leads[:-1])) // rules.unit * rules.unit, leads[-1]
 
 
 def fields_to_fit(rules) -> list[str]:
@@ -100,6 +117,8 @@ def fields_to_fit(rules) -> list[str]:
             names.append("last_cross_take_more")
         if rules.has_takeover and rules.exact_target:
             names.append("last_cross_offer_dice")
+    if rules.final_round:
+        names += ["past_lead", "past_lead_all"]
     if rules.exact_target or rules.score_cap_units is not None:
         # Too little left to go: a lone 5 to make exactly, or past a cap
         # points that the bank would not keep.
@@ -140,8 +159,11 @@ without late worths of dice keeps as before."""
 
 
 def _row(card: Card, tuple_name: str) -> tuple[int, ...]:
-    # A search starts a missing row from the one it stands for.
-    return getattr(card, tuple_name) or getattr(card, STANDS_FOR.get(tuple_name, tuple_name))
+    # A search starts a missing row from the one it stands for; a card with
+    # no worths of dice left (one of a game that lets no keep be chosen,
+    # the start of another's search) plays as worths of 0.
+    return getattr(card, tuple_name) or getattr(card, STANDS_FOR.get(tuple_name, tuple_name)) \
+        or (0,) * len(card.bank)
 
 
 def _per_dice(name: str):

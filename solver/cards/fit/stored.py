@@ -17,9 +17,15 @@ Where one evaluation at the game's own target takes minutes
 (quinze-mille, dix-mille), :attr:`FitOptions.fit_target` fits the card at a
 smaller target (its table solved first if missing) and measures it, and
 the simple rules, at the game's own target: the loss stored is always the
-game's own. :attr:`FitOptions.fields` searches the named fields alone;
+game's own. Where a penalty's floor makes even a small target's
+evaluation slow (farkle-facebook, zilch: scores down to -2,500),
+:attr:`FitOptions.fit_floor` fits on the same rules with a shallower
+floor (its table solved in memory: a file would stand for the game's own
+floor) and measures the card on the game's own.
+:attr:`FitOptions.fields` searches the named fields alone;
 :attr:`FitOptions.from_stored` starts from the stored card instead of the
-first guess, :attr:`FitOptions.changes` from a card with those fields
+first guess, :attr:`FitOptions.from_card` from another game's,
+:attr:`FitOptions.changes` from a card with those fields
 changed; a card fitted at a smaller target or changed so replaces the
 stored one only where it gives up less at the game's own target.
 :attr:`FitOptions.card_only` and :attr:`FitOptions.simple_only` split one
@@ -39,6 +45,7 @@ each simple rule: an interrupted run keeps what it measured.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
@@ -64,12 +71,16 @@ COMMAND = "python scripts/fit_cards.py"
 """The command that fits the stored cards, as recorded with each."""
 
 
-def load_table(rules: Rules):
+def load_table(rules: Rules, in_memory: bool = False):
     """The two-player table of ``rules``, solved first (into the user's
     tables) when missing: a reduced target's table is a few seconds'
-    solve."""
+    solve. ``in_memory``: solved, not read or written (a floor other than
+    the game's own: its file would have the name of the game's own)."""
     from solver.tables.load import ALWAYS_SOLVE
     from solver.tables.load import load_table as load
+    if in_memory:
+        from solver.tables.make import solve_game
+        return solve_game(rules)
     return load(rules, lazy_take=False, first_use=ALWAYS_SOLVE)
 
 
@@ -125,6 +136,24 @@ class FitOptions:
     sampled: int = 0
     card_only: bool = False
     fit_target: int | None = None
+    fit_floor: int | None = None
+    """Fit on the game's rules with this floor (points, 0 or below; a game
+    with a penalty), then measure at the game's own (module docstring)."""
+    from_card: str | None = None
+    """Start from this other game's stored card (as many dice), not the
+    first guess: where an evaluation takes a minute, a search from a
+    fitted card of a game alike needs fewer moves."""
+
+    def fit_rules(self, rules: Rules) -> Rules:
+        """The rules the card is fitted to: ``rules`` at the fit target and
+        floor, where given."""
+        fit_rules = rules.with_target(self.fit_target) if self.fit_target else rules
+        if self.fit_floor is not None and self.fit_floor != rules.floor:
+            if not rules.fall_penalty:
+                raise UsageError(f"--fit-floor: {rules.name} has no penalty, so no floor")
+            fit_rules = dataclasses.replace(fit_rules, floor=self.fit_floor)
+            fit_rules.validate()
+        return fit_rules
 
     def check(self, name: str) -> None:
         """Refuse what cannot be done for game ``name``."""
@@ -135,15 +164,27 @@ class FitOptions:
         unknown_fields(get_rules(name), list(self.fields or []) + list(self.changes))
         if self.from_stored and name not in stored_cards():
             raise UsageError(f"{name} has no stored card to start from")
+        if self.from_card is not None:
+            if self.from_stored:
+                raise UsageError("--from-card and --from-stored: start from one card")
+            if self.from_card not in stored_cards():
+                raise UsageError(f"{self.from_card} has no stored card to start from")
+            other = get_rules(self.from_card)
+            if other.dice != get_rules(name).dice:
+                raise UsageError(f"{self.from_card}'s card is for {other.dice} dice, not "
+                                 f"{get_rules(name).dice}")
+        self.fit_rules(get_rules(name))
 
     def command(self, name: str) -> str:
         """The command that fits ``name``'s card so, as stored with it."""
         return (f"{COMMAND} {name}"
                 + (f" --fit-target {self.fit_target}" if self.fit_target else "")
+                + (f" --fit-floor {self.fit_floor}" if self.fit_floor is not None else "")
                 + (f" --rounds {self.rounds}" if self.rounds != 6 else "")
                 + (f" --tol {self.tol:g}" if self.tol != 1e-12 else "")
                 + (f" --fields {','.join(self.fields)}" if self.fields else "")
                 + (" --from-stored" if self.from_stored else "")
+                + (f" --from-card {self.from_card}" if self.from_card else "")
                 + (f" --set {','.join(f'{k}={v}' for k, v in self.changes.items())}"
                    if self.changes else "")
                 + (" --card-only" if self.card_only else ""))
@@ -165,11 +206,14 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
     cards = stored_cards()
     rules = get_rules(name)
     started = time.perf_counter()
-    fit_rules = rules.with_target(options.fit_target) if options.fit_target else rules
+    fit_rules = options.fit_rules(rules)
+    other_floor = fit_rules.floor != rules.floor
     fields, changes = options.fields, options.changes
-    start = Card.from_dict(cards[name]["card"]) if options.from_stored else None
+    start = Card.from_dict(cards[name]["card"]) if options.from_stored else \
+        dataclasses.replace(Card.from_dict(cards[options.from_card]["card"]), game=name) \
+        if options.from_card else None
     if changes:
-        start = start or first_guess(load_table(fit_rules))
+        start = start or first_guess(load_table(fit_rules, other_floor))
         for field_name, value in changes.items():
             start = put(start, field_name, value)
     if options.simple_only:
@@ -183,10 +227,16 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
         measure_simple(solution, stored or first_guess(solution), options.tol,
                        entry["simple"], lambda: save(name, entry), options.sampled)
         return
-    solution = load_table(fit_rules)
+    solution = load_table(fit_rules, other_floor)
+    def progress(step):
+        # Each move tried, with the best loss so far: a fit of an hour is
+        # watched (its log says how far it is).
+        log(f"{name}: round {step.round}, move {step.tried} of {step.moves}: loss "
+            f"{step.loss:.5f} after {step.evaluations} evaluations, "
+            f"{time.perf_counter() - started:.0f} s")
     card, loss, evaluations, seats = fit(solution, options.rounds,
                                          lambda text: log(f"{name}: {text}"), options.tol,
-                                         fields, start)
+                                         fields, start, progress=progress)
     # Read again: another run may have stored a better card meanwhile.
     stored = stored_cards().get(name, {})
     # Every field a search has moved since the first guess: this run's
@@ -200,6 +250,11 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
         save(name, stored)
         return
     if fit_rules != rules:
+        # The card fitted, said before the measurement at the game's own
+        # rules (the long part, where a penalty's floor is deep).
+        log(f"{name}: fitted to {fit_rules.target:,} (floor {fit_rules.floor:,}): loss "
+            f"{100 * loss:.3f} points there, seats {seats[0]:.5f} / {seats[1]:.5f}; measuring it "
+            f"at {rules.target:,} (floor {rules.floor:,}): {card.to_dict()}")
         solution = load_table(rules)
         seats = card_seat_values(solution, card, tol=options.tol)
         loss = 0.5 - float(np.mean(seats))
@@ -225,6 +280,7 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
                             "evaluations": evaluations,
                             "searched": searched,
                             "fitted_at": fit_rules.target,
+                            **({"fitted_floor": fit_rules.floor} if other_floor else {}),
                             "seconds": time.perf_counter() - started,
                             "machine": machine(),
                             "command": options.command(name)},
