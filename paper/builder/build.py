@@ -20,8 +20,9 @@ variants and the exact-memory checks are solved once and kept in
 ``paper/cache/`` (:mod:`paper.builder.cache`; ``python -m
 paper.builder.cache`` beforehand solves the slow ones in the background).
 
-Figures need matplotlib (``pip install "farkle-solver[paper]"``). A PDF is
-made with pandoc only when pandoc and a LaTeX engine are installed.
+Figures need matplotlib (``pip install "farkle-solver[paper]"``); the PDF
+beside the Markdown (:mod:`paper.builder.pdf`) needs Debian's headless
+Chromium too.
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ import importlib.util
 import itertools
 import json
 import math
-import shutil
-import subprocess
 import sys
 import time
 import zlib
@@ -43,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paper.builder import cache, sections
+from paper.builder import cache, pdf, sections
 from paper.builder.format import Numbers, Tables, fill, stray_digits
 from solver import __version__
 from solver.cards.store import stored_cards
@@ -84,6 +83,10 @@ SOLVE_BUDGET_SECONDS = 300.0
 """A game or variant without a table or cache entry is solved here when its
 estimated solve time (``estimated_solve_seconds``) is below this."""
 SELF_PLAY_GAMES = 100_000
+SELF_PLAY_MAIN = 200_000
+"""Self-play games of the three French games (issue 69: a standard error of
+about 0.1 point); the others play SELF_PLAY_GAMES."""
+MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
 HEURISTIC_GAMES = 20_000
 """Games per seating of optimal play against each heuristic."""
 BIG_STATES = 200
@@ -105,7 +108,7 @@ REFERENCE_CASES = ["pig-30", "cinq-mille-1500", "cinq-mille-exact-1500",
                    "cinq-mille-last1000-1500", "quinze-mille-2000",
                    "quinze-mille-takeover500-2000", "dix-mille-nocross-1000", "dix-mille-700"]
 """Cases of tests/test_reference.py re-run here (the fast ones)."""
-MODEL_CHECK_TARGETS = (700, 1000, 1500)
+MODEL_CHECK_TARGETS = (700, 1000, 1500, 2500)
 """dix-mille as played, exact memory against the crosses model."""
 MEMORY_RESULTS = ROOT / "paper" / "memory_model.json"
 """What scripts/measure_memory_model.py measured."""
@@ -297,16 +300,32 @@ def games_for(game: Game, base: int, quick: bool) -> int:
     return max(1000, n // 10) if quick else n
 
 
-def self_play(game: Game, quick: bool) -> dict:
-    n = games_for(game, SELF_PLAY_GAMES, quick)
+def self_play(game: Game, quick: bool, play_missing: bool = False) -> dict:
+    """Optimal self-play of the game, from the cache where it was played
+    (``python -m paper.builder.cache --self-play GAME``). A French game
+    plays SELF_PLAY_MAIN games; where those are not cached and the table is
+    big (each new turn start of the optimal player replays a turn: most of
+    an hour), the build plays the smaller count of before unless
+    ``play_missing``, and the result says so (``short``)."""
+    full = SELF_PLAY_MAIN if game.key in MAIN else SELF_PLAY_GAMES
+    big = game.solution.space.size > BIG_STATES
+    n = max(1000, full // (10 * (BIG_FRACTION if big else 1))) if quick else full
     seed = seed_of(f"{game.key}/self-play")
-    # The tables solve docs/rules.md's one-level memory; self-play checks them
-    # under that rule (the paper sheet is measured with the model's cost).
-    r = simulate(game.rules, "optimal", "optimal", n, seed=seed, solution=game.solution,
-                 one_level=bool(game.rules.crosses))
-    return {"games": n, "rate": r.win_rate_a, "stderr": r.stderr, "turns": r.turns_mean,
-            "seed": seed, "deep": r.deep_fall_games,
-            "z": (r.win_rate_a - game.solution.first_player_win) / r.stderr}
+    fpw = game.solution.first_player_win
+    hit = cache.cached_self_play(game.rules, n, seed, fpw)
+    short = None
+    if hit is None and not quick and not play_missing and big:
+        short, n = n, games_for(game, SELF_PLAY_GAMES, quick)
+        hit = cache.cached_self_play(game.rules, n, seed, fpw)
+    if hit is None:
+        # The tables solve docs/rules.md's one-level memory; self-play checks
+        # them under that rule (Appendix H measures the paper sheet).
+        r = simulate(game.rules, "optimal", "optimal", n, seed=seed, solution=game.solution,
+                     one_level=bool(game.rules.crosses))
+        hit = {"games": n, "rate": r.win_rate_a, "stderr": r.stderr, "turns": r.turns_mean,
+               "seed": seed, "deep": r.deep_fall_games}
+        cache.store_self_play(game.rules, n, seed, fpw, hit)
+    return {**hit, "z": (hit["rate"] - fpw) / hit["stderr"], "short_of": short}
 
 
 def heuristics(game: Game, quick: bool) -> list[dict]:
@@ -515,18 +534,12 @@ def main(argv=None) -> int:
     stray = stray_digits(text, N, GAMES)
     if stray:
         print("digits not from a computed value:", stray[:20], file=sys.stderr)
-    make_pdf(out)
+    try:
+        pdf.make_pdf(out / "paper.md")          # paper.pdf beside it
+    except pdf.PdfError as error:
+        log(f"no PDF: {error}")
     log(f"done: {out / 'paper.md'} ({len(N.values)} numbers, {figs.count} figures)")
     return 0
-
-
-def make_pdf(out: Path) -> None:
-    pandoc = shutil.which("pandoc")
-    engine = next((e for e in ("xelatex", "lualatex", "pdflatex", "tectonic")
-                   if shutil.which(e)), None)
-    if pandoc and engine:
-        subprocess.run([pandoc, "paper.md", "-o", "paper.pdf", f"--pdf-engine={engine}",
-                        "--resource-path=."], cwd=out, check=False)
 
 
 if __name__ == "__main__":

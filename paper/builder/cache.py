@@ -13,6 +13,11 @@ changed rule is a new entry and a stale one is never read.
     python -m paper.builder.cache            # solve every house variant the
                                              # paper compares, cheapest first
     python -m paper.builder.cache --list     # what is cached, what is not
+    python -m paper.builder.cache --self-play dix-mille   # the long self-play runs
+
+Optimal self-play of the title games (200,000 games: most of an hour for a
+game whose optimal player replays many turns) is kept the same way, keyed by
+the rules, the games, the seed and the table's first-player value.
 """
 
 from __future__ import annotations
@@ -54,13 +59,27 @@ def summarise(solution, seconds: float, memory: str) -> dict:
 
 def cached(rules: Rules, memory: str = "model", cache: Path = CACHE) -> dict | None:
     path = path_of(rules, memory, cache)
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text())
-    # The hash names the rules; this guards against a hand-copied file.
-    if Rules.from_json(json.dumps(data["rules"])) != rules:
-        return None
-    return data
+    if path.exists():
+        data = json.loads(path.read_text())
+        # The hash names the rules; this guards against a hand-copied file.
+        return data if Rules.from_json(json.dumps(data["rules"])) == rules else None
+    # An entry stored before the rules gained a field (its default then
+    # fills in): the same game under another hash. Found by its rules, and
+    # kept under today's hash.
+    memory = memory if rules.crosses else "none"
+    for other in cache.glob("*.json"):
+        if other.name.startswith("self-play-"):
+            continue
+        data = json.loads(other.read_text())
+        same_memory = (data.get("memory") if rules.crosses else "none") == memory
+        if same_memory and Rules.from_json(json.dumps(data["rules"])) == rules:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({**data, "rules": json.loads(rules.to_json())},
+                                      indent=1, sort_keys=True) + "\n")
+            tmp.replace(path)
+            other.unlink()
+            return data
+    return None
 
 
 def store(solution, seconds: float, memory: str = "model", cache: Path = CACHE) -> dict:
@@ -87,6 +106,30 @@ def summary(rules: Rules, memory: str = "model", cache: Path = CACHE, solution=N
     return store(solution, time.perf_counter() - started, memory, cache)
 
 
+def self_play_path(rules: Rules, games: int, seed: int, first_player_win: float,
+                   cache: Path = CACHE) -> Path:
+    """Where optimal self-play of ``games`` games from ``seed`` on the table
+    whose first player wins ``first_player_win`` is kept: another table is
+    another entry."""
+    text = json.dumps({"rules": json.loads(rules.to_json()), "games": games, "seed": seed,
+                       "table": f"{first_player_win:.15f}"}, sort_keys=True)
+    return cache / f"self-play-{hashlib.sha256(text.encode()).hexdigest()[:20]}.json"
+
+
+def cached_self_play(rules, games, seed, first_player_win, cache: Path = CACHE) -> dict | None:
+    path = self_play_path(rules, games, seed, first_player_win, cache)
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def store_self_play(rules, games, seed, first_player_win, result: dict,
+                    cache: Path = CACHE) -> None:
+    path = self_play_path(rules, games, seed, first_player_win, cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
 def house_jobs(families=FAMILIES) -> list[tuple[str, str, Rules]]:
     """(family, label, rules) of every variant the paper compares, the
     game as played first in each family."""
@@ -105,7 +148,21 @@ def main(argv=None) -> int:
                         help="do not solve a game as played (its table is being made)")
     parser.add_argument("--only", nargs="+", metavar="FAMILY/LABEL",
                         help="these variants alone, in this order (e.g. \"dix-mille/as played\")")
+    parser.add_argument("--self-play", nargs="+", metavar="GAME",
+                        help="play the paper's optimal self-play of these games (their tables "
+                             "must be there) and keep it, instead of solving variants")
     args = parser.parse_args(argv)
+    if args.self_play:
+        from paper.builder.build import load_game, self_play
+        for name in args.self_play:
+            game, _ = load_game(name, print)
+            if game is None:
+                print(f"{name}: no table", file=sys.stderr)
+                return 2
+            result = self_play(game, quick=False, play_missing=True)
+            print(f"{name}: {result['games']:,} games, first player {result['rate']:.4f} "
+                  f"+- {result['stderr']:.4f} (z {result['z']:+.1f})", flush=True)
+        return 0
     from solver.tables.estimates import estimated_solve_seconds
     jobs = sorted(house_jobs(), key=lambda job: estimated_solve_seconds(job[2]))
     if args.only:

@@ -7,24 +7,59 @@ from __future__ import annotations
 
 import numpy as np
 
-from paper.builder.figures import _mesh, _score_grid
+from paper.builder.figures import card_departures
 from paper.builder.format import table
 
 SAMPLED = 120
 """The most scores a side of the departures figure replays."""
 
-PANELS_A_ROW = 5
-"""The departures figure's panels a row (one per card)."""
-
 GOAL = 0.01
 """Issue 14's goal: a card gives up at most one percentage point."""
 
 
-def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
+CARD_RULES = [
+    "Bank once the turn total reaches a threshold for the dice in hand, moved by whole steps "
+    "of the score gap.",
+    "Read the thresholds from a second row when the other player nears the target or leads "
+    "by much, and from a third where the other player may not take over (an offer is no gift "
+    "there, so the card banks sooner).",
+    "In a race to the end, never bank short of the target.",
+    "Never bank where the bank would leave the score where it is. To an exact target or past "
+    "a cap, never bank leaving less than a set amount to go (less with a lone die), below a "
+    "set turn total.",
+    "Where the other player may take over, never offer a total that brings them close to an "
+    "exact target; with two dice a window of its own may leave out the nearest totals.",
+    "Never offer, with as many dice, a total in a set range where the other player leads by "
+    "a set amount and is far from the end: a leader who takes a good offer runs away with "
+    "the game.",
+    "With few dice in hand, bank whatever leaves a set range to go, or 500 or 1,500 (three "
+    "5s or a straight make it).",
+    "On the last cross before a fall every threshold drops by a set amount, and the offer "
+    "rules may hold from more dice.",
+    "Rank keeps by their points plus a worth for each number of dice left to roll, with "
+    "other rows for a player who leads, once a set total is set aside, and where the second "
+    "row of thresholds applies; add a worth for a keep after which the card banks.",
+    "Before the entry, count more for each die while the turn total is short of it and for "
+    "the keep that reaches it.",
+    "From a set turn total keep the most points (later near the other player's end, sooner "
+    "for a leader).",
+    "Near an exact target, rank keeps by their points, a worth per die of their own and a "
+    "penalty for leaving what only a 5 finishes. Where hot dice must be rolled, a keep of "
+    "every die counts less per 1,000 of the turn total it brings.",
+    "Take an offer when its total plus a worth per die reaches a threshold; a lone die from "
+    "a threshold of its own, lower for a player who trails or whose opponent nears the target, "
+    "higher on the last cross. Near an exact target take any offer that leaves 100 to go.",
+]
+"""The card's rule, in the sentences the paper gives (solver.cards.card has
+it in full); a card leaves out what its game does not need."""
+
+
+def cards_appendix(N, tabs, cards: dict, games: dict) -> str:
+    """Appendix D: the card's rule, how cards are fitted and scored, every
+    card's loss beside the simple rules, the cards at larger tables, and
+    where each card loses."""
     if not cards:
-        return ("`solver/cards/cards.json` holds no card: run `python scripts/fit_cards.py GAME`, "
-                "then rebuild.")
-    from solver.cards.record import Card
+        return ("No card is stored: run `python scripts/fit_cards.py GAME`, then rebuild.")
     rows = []
     for name, entry in cards.items():
         key = f"card/{name}"
@@ -35,104 +70,45 @@ def cards_text(N, tabs, figs, cards: dict, games: dict) -> str:
             + (f" ± {N(f'{key}/simple/{label}/stderr', s['stderr'], 'ppabs')} (sampled)"
                if "stderr" in s else "")
             for label, s in entry["simple"].items()) or "not measured yet"
-        rows.append([(games[name].label if name in games else name) + searched_note(name, loss),
+        rows.append([games[name].label if name in games else name,
                      N(f"{key}/loss", loss["loss"], "ppabs"),
                      f"{N(f'{key}/first', first, 'pct')} / {N(f'{key}/second', second, 'pct')}",
-                     simple])
+                     simple, searched_note(name, loss)])
     ref = tabs.peek()
     caption = tabs.caption(
         "What each card gives up against optimal play, in percentage points of win probability "
         "(one half minus the mean of its chances as first and as second player, an exact "
-        "evaluation), its chances in each seat, and the same for the simple rules people use "
+        "evaluation), its chances in each seat, the same for the simple rules people use "
         "(\"always keep everything\": the card's banks and take-overs, every scoring die "
-        "kept, hot dice too; where one exact evaluation takes hours, a rule's loss is its "
-        "regret summed over sampled games, with one standard error).")
-    shown = [n for n in cards if n in games]
-    example = "cinq-mille" if "cinq-mille" in shown else (shown or list(cards))[0]
-    card = Card.from_dict(cards[example]["card"])
+        "kept; where one exact evaluation takes hours, a rule's loss is its regret summed over "
+        "sampled games, with one standard error), and the card's fields the search moved.")
     goal = [n for n, e in cards.items() if e["loss"]["loss"] <= GOAL]
-    unsearched = [games[n].label if n in games else n for n, e in cards.items()
-                  if not e["loss"]["searched"]]
-    first_guess = (
-        (f"The cards of {', '.join(unsearched[:-1])} and {unsearched[-1]} are the search's "
-         "first guesses, read off their tables" if len(unsearched) > 1 else
-         f"The card of {unsearched[0]} is the search's first guess, read off its table")
-        + " (per dice in hand, the median smallest bank total with the scores level), measured "
-        "but not searched: one evaluation takes a minute or two there (an hour or more "
-        "for dix-mille), and a search a few hundred. " if unsearched else "")
     lead = (
-        "A strategy card is a rule a person applies with mental arithmetic: bank once the turn "
-        "total reaches a threshold per number of dice in hand, moved by whole steps of the "
-        "score gap, read from a second row of thresholds when the opponent nears the target "
-        "or leads by much (there optimal play's threshold with three dice jumps: in "
-        "quinze-mille at 3,000, 800 set aside with three dice, banking wins 50.58% against "
-        "3,500 and rolling on 26.21% against 6,000, where the bank wins 25.86%: `farkle "
-        "advise quinze-mille --me 3000 --opp 6000 --turn 800 --dice 3`), from a third where "
-        "the opponent may not take over (short of the game's minimum for it: an offer is "
-        "no gift there, and the card banks sooner), and dropped "
-        "altogether in a "
-        "race to the end (and never where a bank would leave the score where it is, nor, "
-        "to an exact target or past a cap, leave less than a set amount to go, less with "
-        "a lone die, below a set turn total, nor, where the other player may take over, "
-        "offer them a total that "
-        "brings them close to an exact target, with two dice a window of its own that may "
-        "leave out the nearest totals, nor, with as many dice, a total in a set range "
-        "where they lead by a set amount and are far from the end (a leader who takes a "
-        "good offer over runs away with the game); with few dice in hand it banks whatever "
-        "leaves a "
-        "set range to go, or 500, 1,500, ... (three 5s or a straight make it); on the last "
-        "cross before a fall every "
-        "threshold drops by a set amount, and that rule may hold from more dice; with any "
-        "cross and a fall ahead, the finish may hold with more dice in hand and a bank "
-        "with two dice may leave less to go); a worth "
-        "for each number of dice left to roll (another row for a player who leads, another "
-        "once a set total is set aside, and one, whatever the total, where the second row "
-        "of thresholds applies), "
-        "one for a keep after which the card banks, and, before the entry, more for each "
-        "die while the turn total is short of it and for the keep that reaches it, "
-        "decide between keeps, up to a turn total from which the most points do (a later "
-        "one, or none, when the other player nears the target, an earlier one for a player "
-        "who leads; near an "
-        "exact target, a worth per die of its own and a penalty for leaving what only a 5 "
-        "finishes; where hot dice must be rolled, a keep of every die counts so much less "
-        "per 1,000 of the turn total it brings, from a set total); an offer is "
-        "taken when its total plus a worth per die "
-        "reaches a threshold, a lone die from a threshold of its own, lower for a player who "
-        "trails by a set amount (where the leader is within a set distance of the target) "
-        "or whose opponent nears the target, each a set amount "
-        "higher on the last cross before a fall, and, near an exact target, any offer that "
-        "leaves 100 to go (a lone 1 finishes it) or, with enough dice, up to a set amount "
-        "(`solver.cards.card`). "
-        "Its parameters are whole multiples of the unit (a worth that ranks keeps also half "
-        "a unit), fitted to the table by a coordinate search (`scripts/fit_cards.py`); "
-        "where one evaluation takes an hour (dix-mille), "
-        "the search moves by a first-order estimate instead, the regret of the moved card "
-        "at the decisions the card met in sampled games, and plays again from the card it "
-        "found (`scripts/screen_cards.py`); a move is taken only where the estimate drops "
-        "over a second set of games with other dice as well, since a search over one set "
-        "also fits its dice. Each stored "
-        "card is scored exactly: the card is a fixed policy, its opponent plays the "
-        "table, and the chance of each is a linear system "
-        "solved level by level as the game itself is (`solver.cards.seat_value`), so the "
-        "coordinate search compares cards without sampling noise; `farkle simulate --a card "
-        "--b optimal` agrees "
-        f"within its standard error (a test). {ref} gives each card's loss; the goal was at "
-        "most one percentage point, which "
+        "A card is one rule with numbers of its own for each game (`solver.cards.card`):\n\n"
+        + "\n".join(f"- {rule}" for rule in CARD_RULES) + "\n\n"
+        "Its parameters are whole multiples of the unit, fitted to the table by a coordinate "
+        "search (`scripts/fit_cards.py`). Where one evaluation takes an hour (dix-mille), the "
+        "search moves by a first-order estimate instead: the regret of the moved card at the "
+        "decisions the card met in sampled games (`scripts/screen_cards.py`). A move is taken "
+        "only where the estimate drops over a second set of games with other dice as well. "
+        "Each stored card is scored exactly: the card is a fixed policy, its opponent plays "
+        "the table, and the chance of each is a linear system solved level by level "
+        "(`solver.cards.seat_value`); `farkle simulate --a card --b optimal` agrees within "
+        f"its standard error (a test). {ref} gives each card's loss. The goal was at most one "
+        "percentage point, which "
         + (("every card" if len(goal) == len(cards) else "the cards of "
-            + ", ".join(games[n].label if n in games else n for n in goal))
+            + _join(games[n].label if n in games else n for n in goal))
            if goal else "no card")
-        + (" meet. " if goal and len(goal) < len(cards) else " meets. ") + first_guess
-        + "The card of "
-        + (games[example].label if example in games else example) + ":")
-    figure = departures(figs, cards, games)
-    from solver.cards.text import card_text
-    from solver.model.rules import get_rules
-    return "\n\n".join([lead, "```\n" + card_text(card, get_rules(example),
-                                                   cards[example]["loss"]) + "\n```",
-                        table(["game", "card loses (pp)", "card first / second",
-                               "simple rules lose (pp)"], rows, "lrll"), caption,
-                        *with_more_players(N, cards, games),
-                        *where_lost(N, tabs, cards, games), figure])
+        + (" meet." if goal and len(goal) < len(cards) else " meets."))
+    return "\n\n".join([lead, table(["game", "card loses (pp)", "card first / second",
+                                      "simple rules lose (pp)", "fields"], rows, "lrlll"),
+                         caption, *with_more_players(N, cards, games),
+                         *where_lost(N, tabs, cards, games)])
+
+
+def _join(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def with_more_players(N, cards: dict, games: dict) -> list[str]:
@@ -199,11 +175,11 @@ def searched_note(name: str, loss: dict) -> str:
     searched = loss["searched"]
     left = [f for f in fields_to_fit(get_rules(name)) if f not in searched]
     if not searched:
-        return " (first guess, not searched)"
+        return "first guess, not searched"
     if not left:
-        return ""
-    return (f" (searched: {', '.join(searched)})" if len(searched) <= len(left) else
-            f" (not searched: {', '.join(left)})")
+        return "all searched"
+    return (f"searched: {', '.join(searched)}" if len(searched) <= len(left) else
+            f"all but {', '.join(left)}")
 
 
 def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
@@ -266,48 +242,34 @@ def where_lost(N, tabs, cards: dict, games: dict) -> list[str]:
                      f"{worst} ({N(f'{key}/worst', worst_loss, 'ppabs')})"])
     ref = tabs.peek()
     text = (
-        "Where a card loses. Against the table's player a card's player faces a decision "
-        "process whose best values are the table's own, so by the performance difference "
+        "**Where a card loses.** Against the table's player a card's player faces a decision "
+        "process whose best values are the table's own. So by the performance difference "
         "lemma (Kakade and Langford [5]) the card's loss is the expected sum, over the "
         "decisions of a game it plays, of what each costs against the best choice there, both "
         "valued by the table (`solver.cards.regret`). Sampling games splits the loss by "
-        f"decision; the sum checks itself against the exact loss ({ref}). Ranking keeps by "
-        "points plus a worth per die left to roll lost most of what the first cards gave up: "
-        "a die left is worth much more when it buys a roll of every die than when one or two "
-        "remain (they are mostly banked), and little once the turn total is high enough to bank "
-        "soon, so the cards now carry a worth for each number of dice left and a turn total "
-        "from which they keep the most points. In the games that keep every scoring die "
-        "and end exactly on the target, the first cards lost most in banks near the end: a "
-        "bank that leaves 50 or 100 to go wants a lone 5 or 1 with every other die blank, "
-        "so the cards now never bank leaving less than a set amount to go. Where a keep is "
-        "chosen, the end lost in keeps: from 300 to go with 1 1 among five dice, keeping "
-        "both 1s leaves 100 (a lone 1 or two 5s finish it) and beats one 1, and a keep "
-        "that leaves 50 or 150 wants a 5; near the target the cards rank keeps by their "
-        "points, a worth per die of their own, and a penalty where what is left needs a "
-        "5. In take-over "
-        "games the choice between an offer and a fresh turn is a decision of its own "
-        "(the banks' values already price the table's player taking over the card's "
-        "offers), and the banks lost most where the offer brought the other player close "
-        "to the target: they take it and mostly finish, so the cards there no longer bank "
-        "with many dice in hand. Where a game has crosses, a player's state is the table's "
-        "(score and crosses), and a zero turn moves it as the table does."
+        f"decision, and the sum checks itself against the exact loss ({ref}). "
+        "What the first cards gave up shaped the rule. Ranking keeps by points plus one worth "
+        "per die lost most: a die left buys much more when it brings a roll of every die, so "
+        "the cards carry a worth for each number of dice left. In the games to an exact "
+        "target, banks near the end lost most: a bank that leaves 50 or 100 wants a lone 5 or "
+        "1, so the cards never bank leaving less than a set amount. Where a keep is chosen, "
+        "the end lost in keeps: from 300 to go with 1 1 among five dice, keeping both 1s "
+        "leaves 100, which a lone 1 or two 5s finish. In take-over games the banks lost most "
+        "where the offer brought the other player close to the target, so the cards there no "
+        "longer bank with many dice in hand."
         + (f" What the cards over the goal still give up sits near the end ({ref}, within "
            f"{NEAR_END:,} of the target for either player, of the sampled points: "
-           f"{', '.join(missing)}), where the best choice depends on both players' "
-           "distances to the target: a player who plays the card until then and the table "
-           f"after gives up what the card loses before ({ref}, \"card, then the table\"; "
-           "without bias where no score falls back, nearly so with crosses, where a fall may "
-           "take a player back). A card's bank rule cannot follow that dependence: a "
-           "threshold for each dice in hand, crosses and cell of both players' distances, "
-           "each fitted to the very decisions it is priced at (`solver.cards.bounds`; the "
-           f"fit flatters it), loses in the banks near the end ({'; '.join(bounded)}): "
-           "about what the card's few rules lose only with over a thousand thresholds, and "
-           "half as much only with several thousand. Nor would finer rules anywhere bring "
-           "these cards to the goal: with a row of corrections to the worths of dice left "
-           "for each cell of dice thrown, turn total, both players' distances, the lead and "
-           "the entry, fitted to the same games and checked on as many others (seed 2), and "
-           "a bank threshold for each cell of the score everywhere, fitted in sample "
-           f"(`solver.cards.bounds`), the first-order estimate stays over it ({'; '.join(finer)})."
+           f"{', '.join(missing)}). There the best choice depends on both players' distances "
+           "to the target. A player who plays the card until then and the table after gives "
+           f"up what the card loses before ({ref}, \"card, then the table\"). A bank "
+           "threshold for each number of dice, crosses and cell of both distances, each fitted "
+           "to the very decisions it is priced at (`solver.cards.bounds`; the fit flatters "
+           f"it), loses in the banks near the end: {'; '.join(bounded)}. It takes over a "
+           "thousand thresholds to do what the card's few rules do. Nor would finer rules "
+           "anywhere bring these cards to the goal: with a row of corrections to the worths "
+           "of dice left for each cell of the position, fitted to the same games and checked "
+           "on as many others (seed 2), and a bank threshold for each cell of the score, "
+           f"the first-order estimate stays over it ({'; '.join(finer)})."
            if missing else ""))
     caption = tabs.caption(
         f"Each card's loss split by its decisions, in percentage points ({REGRET_GAMES:,} "
@@ -368,8 +330,6 @@ def departures(figs, cards: dict, games: dict) -> str:
     """Per game, the share of bank decisions at each pair of scores (no
     crosses) where the card and optimal play differ, over the turn totals a
     turn can reach with the bank allowed."""
-    import matplotlib.pyplot as plt
-
     from solver.cards.card import card_banks, threshold_shift
     from solver.cards.record import Card
     from solver.engine.solution import replay
@@ -378,13 +338,8 @@ def departures(figs, cards: dict, games: dict) -> str:
     shown = [name for name in cards if name in games]
     if not shown:
         return ""
-    columns = min(len(shown), PANELS_A_ROW)
-    rows = -(-len(shown) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 3.0 * rows),
-                             layout="constrained", squeeze=False)
-    for ax in axes.flat[len(shown):]:
-        ax.set_visible(False)
-    for ax, name in zip(axes.flat, shown):
+    panels = []
+    for name in shown:
         solution, rules = games[name].solution, games[name].rules
         card = Card.from_dict(cards[name]["card"]).compiled(rules)
         turn = TurnRules.of(rules)
@@ -412,16 +367,9 @@ def departures(figs, cards: dict, games: dict) -> str:
                                                  int(a), int(b))
                                  for a, b in zip(t, n)])
                 share[i, j] = np.mean(ours != (B[t, n] >= R[t, n]))
-        nearest = np.searchsorted(sample, scores, side="right") - 1
-        image = _mesh(ax, unit, _score_grid(scores, share[np.ix_(nearest, nearest)]), vmin=0,
-                      vmax=0.5, cmap="magma_r")
-        ax.set_title(games[name].label, fontsize=9)
-        ax.set_ylabel("card player's score")
-    fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="decisions that differ")
-    return figs.save(fig, "card-departures",
-                     "Where each card parts from optimal play: at each pair of scores (no "
-                     "crosses), the share of bank-or-roll decisions, over the turn totals and "
-                     "dice a turn can reach with the bank allowed, where the card and the table "
-                     "decide differently (not weighted by how often play reaches them; in "
-                     "the bigger games every second or third score, each shown over the scores "
-                     "up to the next).")
+        panels.append((games[name].label, unit, scores, sample, share))
+    return card_departures(figs, panels,
+                           "Where each card parts from optimal play: at each pair of scores "
+                           "(no crosses), the share of the bank-or-roll decisions a turn can "
+                           "reach where the card and the table differ (not weighted by how "
+                           "often play reaches them).")

@@ -41,27 +41,22 @@ def fair_start_text(N, tabs, data: dict | None, labels: dict[str, str]) -> str:
     caption = tabs.caption(
         "The first player's share (wins plus half the draws) under each fair start, with the "
         "second player's entry and first-bank bonus (points) nearest one half, and the "
-        f"mechanism nearest one half; `{data['command']}`, each game solved as its table is.")
+        "mechanism nearest one half, each game solved as its table is.")
     lead = (
-        "A table can give the second player something other than points. Three mechanisms "
-        "were solved, each a change to the second seat's rules (`solver.study.fair_start`: the two "
-        "seats become two copies of the player states, each with its own entry and first "
-        "bank; a turn start pairs one state of each seat): the second player enters with a "
-        "lower entry; the second player's first bank counts a few points more (a head start "
-        "counted only once entered); and, when the first player reaches the target, the "
-        "second has one last turn, in which passing the first player's total wins and "
-        "equalling it draws (a draw is half a win to each; in the games to an exact target "
-        "the last turn can only draw). Entry and bonus were searched in steps of the unit. "
-        f"{ref} gives the share of each, and the one nearest one half.")
+        "A table can give the second player something other than points. Three changes to "
+        "the second seat's rules were solved: a lower entry; a first bank that counts a few "
+        "points more (a head start counted once entered); or one last turn once the first "
+        "player reaches the target, where passing wins and equalling draws (half a win "
+        f"each). {ref} gives the first player's share under each, in steps of the unit.")
     crossed = [r for r in data["games"] if r.get("with_crosses")]
     for r in crossed:
         model = r["with_crosses"]
         what = MECHANISMS[model["mechanism"]] + (
             "" if model["value"] is None else
             " (" + N(f"fair/{r['game']}/{model['mechanism']}", model["value"], "pts") + ")")
-        lead += (f" {r['game']} was searched without its crosses, whose model makes a solve "
-                 "of two seats about twice as long as its table's; with the crosses model, "
-                 f"{what} gives the first player "
+        lead += (f" {r['game']} was searched without its crosses (a solve of two seats with "
+                 "the memory model takes much longer than one without); with the memory "
+                 f"model only {what} was solved: it gives the first player "
                  + N(f"fair/{r['game']}/with_crosses", model["share"], "p4") + ".")
 
     over = [r for r in data["games"]

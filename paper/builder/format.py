@@ -27,6 +27,7 @@ FORMATS = {
     "p": lambda v: f"{v:.7f}",          # a probability, as the tables give it
     "pct": lambda v: f"{100 * v:.1f}%",  # a probability for a reader
     "pct3": lambda v: f"{100 * v:.3f}%",
+    "pct4": lambda v: f"{100 * v:.4f}%",
     "p4": lambda v: f"{v:.4f}",         # a simulated rate or a standard error
     "pp": lambda v: f"{100 * v:+.2f}",  # a difference, in percentage points
     "pp3": lambda v: f"{100 * v:+.3f}",
@@ -40,6 +41,8 @@ FORMATS = {
     "z": lambda v: f"{v:+.1f}",
     "f2": lambda v: f"{v:.2f}",
     "f1": lambda v: f"{v:.1f}",
+    "f3": lambda v: f"{v:.3f}",
+    "f4": lambda v: f"{v:.4f}",
     "frac": lambda v: f"{v.numerator}/{v.denominator}",
     "dur": lambda v: f"{v:.0f} s" if v < 120 else f"{v / 60:.0f} minutes",
 }

@@ -1,6 +1,8 @@
 """The paper's section on more players, from ``paper/players.json`` (what
 ``scripts/measure_players.py`` measured: exact N-player solves, how banking
-moves, and what two policies made from the two-player table give up)."""
+moves, and what two policies made from the two-player table give up).
+Every comparison word (more/less, later/earlier) is chosen from the numbers
+it compares."""
 
 from __future__ import annotations
 
@@ -9,28 +11,58 @@ from paper.builder.format import table
 
 def players_text(N, tabs, data: dict | None) -> str:
     if not data:
-        return ("`paper/players.json` is missing: run `python scripts/measure_players.py "
-                "--json-out paper/players.json`, then rebuild.")
-    text = [method(), seats(N, tabs, data), banking(N, data), duel(N, tabs, data)]
+        return ("The measurements of more players are missing from this build "
+                "(`python scripts/measure_players.py --json-out paper/players.json`).")
+    text = [seats(N, tabs, data), banking(N, data), duel_summary(N, data)]
     return "\n\n".join(t for t in text if t)
 
 
-def method() -> str:
-    return (
-        "`docs/rules.md` defines the games for two to six players: seats move in turn, each "
-        "player maximises their own chance of winning, an offer goes to the next player "
-        "only, and ties are broken by a fixed rule. A turn start is then the tuple of every "
-        "player's state, and its value the vector of every player's chance. The solver "
-        "(`solver.engine.n_player`) keeps the two-player structure: levels by the sum of the "
-        "scores, and inside a level blocks of the score tuples that the zero turns rotate "
-        "into one another, solved by policy iteration with vectors (a node's vector is "
-        "affine in its zero-turn successor's, with one scalar slope). With three players the "
-        "game is no longer zero-sum, and in a few blocks the best responses go round a "
-        "cycle: player 1's best decision flips player 2's, which flips player 1's back, and "
-        "no pure policy is stable. There the decisions that flip are mixed, and the "
-        "equilibrium is selected as the limit of the logit (quantal-response) equilibrium "
-        "as its precision grows (`solver.engine.equilibrium`); each mixing player is indifferent "
-        "between the two choices they mix, which the tests check.")
+def duel_summary(N, data: dict) -> str:
+    """Section 6's sentence on the race-of-duels model (Appendix I has the
+    model and the table): the most it gives up in a seat where the exact
+    game exists, against the duel's."""
+    rows = data.get("duel")
+    if not rows:
+        return ""
+    model = max(max(r["model_loss"]) for r in rows)
+    duel_ = max(max(r["loss"]) for r in rows)
+    return ("**Beyond the exact tables.** Where the exact game with three or more players is "
+            "out of reach, advice comes from the two-player table through a model, a *race "
+            "of duels, one turn ahead* (Appendix I). Where the exact game exists, a player "
+            "who follows the model gives up at most "
+            + N("players/duel/model_worst", model, "ppabs") + " percentage points in a seat, "
+            "against " + N("players/duel/duel_worst", duel_, "ppabs") + " for one who plays "
+            "the two-player table against the leader.")
+
+
+def first_seat_edges(N, data: dict) -> str:
+    """The first seat's chance against a fair share ``1/N``, as a relative
+    edge, for each game and target solved with several numbers of players;
+    the words say whether the edge grows or shrinks with more players."""
+    by_game: dict[tuple, dict[int, float]] = {}
+    for r in data["seats"]:
+        by_game.setdefault((r["game"], r["target"]), {})[r["players"]] = r["seat_wins"][0]
+    said, trends = [], []
+    for (game, target), firsts in by_game.items():
+        if len(firsts) < 2:
+            continue
+        key = f"players/{game}/{target}"
+        edges = {n: p * n - 1 for n, p in sorted(firsts.items())}
+        trends.append(all(b > a for a, b in zip(edges.values(), list(edges.values())[1:])))
+        trends[-1] = ("grows" if trends[-1] else "shrinks" if all(
+            b < a for a, b in zip(edges.values(), list(edges.values())[1:])) else "moves")
+        said.append(f"In {'Pig' if game == 'pig' else game} to "
+                    f"{N(f'{key}/target', target, 'pts')} the first seat wins "
+                    + _and([f"{N(f'{key}/{n}/edge', edges[n], 'pct')} more than a fair share "
+                            f"with {n}" if i == 0 else
+                            f"{N(f'{key}/{n}/edge', edges[n], 'pct')} with {n}"
+                            for i, n in enumerate(sorted(firsts))]) + ".")
+    if not said:
+        return ""
+    verdict = ("more" if all(t == "grows" for t in trends) else
+               "less" if all(t == "shrinks" for t in trends) else "sometimes more, sometimes less")
+    return (f"Moving first is worth {verdict} in relative terms with more players. "
+            + " ".join(said) + " ")
 
 
 def seats(N, tabs, data: dict) -> str:
@@ -39,73 +71,75 @@ def seats(N, tabs, data: dict) -> str:
         key = f"players/{r['game']}/{r['target']}/{r['players']}"
         wins = " / ".join(N(f"{key}/seat{i + 1}", v, "pct") for i, v in enumerate(r["seat_wins"]))
         eq = r["equilibria"]
-        rows.append([r["game"], N(f"{key}/target", r["target"], "pts"),
+        rows.append([r["game"], N(f"players/{r['game']}/{r['target']}/target", r["target"], "pts"),
                      N(f"{key}/players", r["players"], "int"), wins,
                      N(f"{key}/mixed_levels", eq["levels_mixed"], "int")])
     ref = tabs.peek()
     caption = tabs.caption(
         "Each seat's chance of winning under optimal play, seat 1 moving first, and the "
-        "levels (sums of the scores) where the equilibrium mixes; exact solves by "
-        f"`{data['command']}` (the solve times are in BENCHMARKS.md).")
-    first = {(r["game"], r["target"], r["players"]): r["seat_wins"][0] for r in data["seats"]}
-    pig2, pig3 = first.get(("pig", 100, 2)), first.get(("pig", 100, 3))
-    lead = ""
-    if pig2 and pig3:
-        lead = ("Moving first is worth less in relative terms with more players but remains: "
-                f"in Pig to 100 the first of two wins {N('players/pig/100/2/seat1', pig2, 'pct')}"
-                f", the first of three {N('players/pig/100/3/seat1', pig3, 'pct')} where a fair "
-                f"share would be {N('players/fair/3', 1 / 3, 'pct')}. ")
-    return (lead + f"{ref} gives every seat.\n\n" + table(
-        ["game", "target", "players", "seats win", "mixed levels"], rows, "lrrlr") + "\n\n" + caption)
+        "levels (sums of the scores) where the equilibrium mixes; exact solves.")
+    return (first_seat_edges(N, data) + f"{ref} gives every seat.\n\n" + table(
+        ["game", "target", "players", "seats win", "mixed levels"], rows, "lrrlr")
+        + "\n\n" + caption)
 
 
 def banking(N, data: dict) -> str:
+    """When the mover banks with two and with three players: cinq-mille at
+    the middle of the game, Pig at its start and middle; the words say
+    which way each total moves."""
+    moves, parts = [], []
     rows = {r["players"]: r for r in data["seats"]
             if r["game"] == "cinq-mille" and r["target"] == 5000}
-    if 2 not in rows or 3 not in rows:
+    if 2 in rows and 3 in rows:
+        two, three = rows[2]["first_bank_middle"], rows[3]["first_bank_middle"]
+        key = "players/cinq-mille/5000"
+        said = []
+        for n in two:
+            if two[n] is None or three[n] is None:
+                continue
+            way = "later" if three[n] > two[n] else "earlier" if three[n] < two[n] else "the same"
+            moves.append(way)
+            said.append(f"{n} {'die' if n == '1' else 'dice'} "
+                        f"{N(f'{key}/2/bank_middle/{n}', two[n], 'pts')} to "
+                        f"{N(f'{key}/3/bank_middle/{n}', three[n], 'pts')}")
+        parts.append("in cinq-mille with every player at "
+                     + N(f"{key}/middle", rows[2]["middle"], "pts")
+                     + " the smallest total banked goes, by dice in hand, " + ", ".join(said))
+    pig = {r["players"]: r for r in data["seats"] if r["game"] == "pig" and r["target"] == 100}
+    if 2 in pig and 3 in pig:
+        for where in ("start", "middle"):
+            two, three = (pig[p][f"first_bank_{where}"]["1"] for p in (2, 3))
+            if two is None or three is None:
+                continue
+            moves.append("later" if three > two else "earlier" if three < two else "the same")
+            parts.append(f"in Pig to 100 at the {where} the hold goes from "
+                         + N(f"players/pig/100/2/hold_{where}", two, "int") + " to "
+                         + N(f"players/pig/100/3/hold_{where}", three, "int"))
+    if not parts:
         return ""
-    parts = []
-    for players, r in sorted(rows.items()):
-        key = f"players/cinq-mille/5000/{players}"
-        shown = [f"{n} {'die' if n == '1' else 'dice'} {N(f'{key}/bank_middle/{n}', t, 'pts')}"
-                 for n, t in r["first_bank_middle"].items() if t is not None]
-        never = [n for n, t in r["first_bank_middle"].items() if t is None]
-        parts.append(f"with {N(f'{key}/players', players, 'int')} players, " + ", ".join(shown)
-                     + (f" (with {', '.join(never)} dice: never)" if never else ""))
-    two, three = rows[2]["first_bank_middle"], rows[3]["first_bank_middle"]
-    pairs = [(two[n], three[n]) for n in two if two[n] is not None and three[n] is not None]
-    later = all(b >= a for a, b in pairs) and any(b > a for a, b in pairs)
-    verdict = ("With a third player optimal play banks later, never earlier: more opponents "
-               "means more turns in which someone else may finish before the player moves "
-               "again, so a small bank is worth less. " if later else
-               "The third player moves these totals both ways. ")
-    return ("**Banking with more opponents.** In cinq-mille with every player at "
-            f"{N('players/cinq-mille/5000/middle', rows[2]['middle'], 'pts')}, the smallest "
-            "turn total at which the mover banks is, by dice in hand: " + "; ".join(parts)
-            + ". " + verdict + pig_holds(N, data))
+    ways = set(moves) - {"the same"}
+    verdict = ("A third player makes the mover bank later wherever it moves the total."
+               if ways == {"later"} else
+               "A third player makes the mover bank earlier wherever it moves the total."
+               if ways == {"earlier"} else
+               "A third player moves these totals both ways: there is no single rule such as "
+               "\"bank later with more opponents\"." if ways else
+               "A third player leaves these totals where they are.")
+    return ("**Banking with more opponents.** From two players to three, "
+            + ". ".join(p if i == 0 else p[0].upper() + p[1:] for i, p in enumerate(parts))
+            + ". " + verdict)
 
 
-def pig_holds(N, data: dict) -> str:
-    """Pig's hold total (the smallest turn total banked) with two and three
-    players, at the start and in the middle."""
-    rows = {r["players"]: r for r in data["seats"] if r["game"] == "pig" and r["target"] == 100}
-    if 2 not in rows or 3 not in rows:
-        return ""
-    out = []
-    for where in ("start", "middle"):
-        two, three = (rows[p][f"first_bank_{where}"]["1"] for p in (2, 3))
-        if two is None or three is None:
-            continue
-        way = "later" if three > two else "earlier" if three < two else "at the same total"
-        out.append(f"at the {where} a third player makes the mover hold {way} ("
-                   + N(f"players/pig/100/2/hold_{where}", two, "int") + " with two, "
-                   + N(f"players/pig/100/3/hold_{where}", three, "int") + " with three)")
-    return "In Pig to 100, " + "; ".join(out) + "." if out else ""
+def _and(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def duel(N, tabs, data: dict) -> str:
-    if not data.get("duel"):
-        return ""
+def duel(N, tabs, data: dict | None) -> str:
+    """Appendix I: the race-of-duels model and what it gives up, beside the
+    plain duel against the leader."""
+    if not data or not data.get("duel"):
+        return "Not measured for this build."
     rows = []
     for r in data["duel"]:
         changes = r.get("changes") or {}
@@ -129,36 +163,23 @@ def duel(N, tabs, data: dict) -> str:
         "Three players: what a player gives up, in percentage points per seat, by playing "
         "the two-player table against the leader (the duel), or the model (a race of "
         "duels, one turn ahead), "
-        "while the two others play the three-player table (exact evaluation, "
-        "`solver.cards.seat_value`); and the share of bank-or-roll decisions where each differs "
+        "while the two others play the three-player table (exact evaluation); and the share "
+        "of bank-or-roll decisions where each differs "
         "from the table, over every allowed bank decision of "
-        f"{data['duel'][0]['sample']:,} random turn starts.")
-    return ("**The two-player table in a three-player game.** Where the exact game with "
-            "three or more players is out of reach (dix-mille and quinze-mille at their "
-            "targets; five or six players), advice must come from the two-player table. "
-            "The plain way is to play it against one opponent: the leader (and, for an "
-            "offer, the player who made it). The program's advice does better with a *race "
-            "of duels, one turn ahead*. A player must finish before every opponent, and the "
-            "two-player table gives the chance $q_j$ of beating each one alone (the earlier "
-            "in the round moving first). Read each duel as a race of two independent normal "
-            "times to finish of one spread (Thurstone's case V): $q_j$ fixes the gap between "
-            "the two mean times, and the player finishes first with chance "
+        f"{N('players/duel/sample', data['duel'][0]['sample'], 'int')} random turn starts.")
+    return ("Where the exact game with "
+            "three or more players is out of reach, advice must come from the two-player "
+            "table. The plain way plays it against the leader: the *duel*. The program's "
+            "advice does better with a *race of duels, one turn ahead*. The two-player table "
+            "gives the chance $q_j$ of beating each opponent alone. Read each duel as a race "
+            "of two independent normal times to finish of one spread (Thurstone's case V): "
+            "then the player finishes first with chance "
             "$M = E_z[\\prod_j \\Phi(\\sqrt{2}\\,\\Phi^{-1}(q_j) - z)]$, $z$ standard "
-            "normal: the two-player table with one opponent, and an even share from an even "
-            "start. The player's own turn is played exactly, and so is the next player's: "
-            "each way the turn can end leads to the next player's turn, which the "
-            "$N$-player turn DP plays over $M$ (their take-over of an offer included), and "
-            "what that turn gives prices the end of the player's own. An offer is taken "
-            "when the player's turn says so. Nothing in the model is fitted. The first "
-            "version read the duels as a race of memoryless times (the odds against a "
-            "player add up: $M = 1/(1 + \\sum_j (1 - q_j)/q_j)$) and priced the end of the "
-            "turn by $M$ directly; it gave up more than 0.1 point in a seat of dix-mille "
-            "and of quinze-mille (BENCHMARKS.md, 2026-12-02 evening). "
-            "What each costs is measured where both exist: the player who uses it is "
-            "evaluated exactly against two exact players "
-            f"({ref}).\n\n" + table(["game", "target", "exact seats",
-                                             "lost by the duel (pp)",
-                                             "lost by the model (pp)",
-                                             "decisions that differ (duel / model)"],
-                                            rows, "lrllll")
+            "normal. The player's own turn and the next player's are played exactly, the "
+            "next player's over $M$. Nothing in the model is fitted. What each costs is "
+            "measured where the exact game exists: the player who uses it is evaluated "
+            f"exactly against two exact players ({ref}).\n\n"
+            + table(["game", "target", "exact seats", "lost by the duel (pp)",
+                     "lost by the model (pp)", "decisions that differ (duel / model)"],
+                    rows, "lrllll")
             + "\n\n" + caption)

@@ -1,8 +1,13 @@
 """The fills of ``paper/template.md``, section by section, in the order of
 the text (so that table and figure numbers follow it): :func:`make`
 returns ``{placeholder: text}``. The sentences here are those whose wording
-depends on the results; tables and the abstract come from
-:mod:`paper.builder.text`, figures from :mod:`paper.builder.figures`.
+depends on the results; the sections per game are
+:mod:`paper.builder.per_game`'s, practical play
+:mod:`paper.builder.practical`'s, tables and the abstract
+:mod:`paper.builder.text`'s, figures :mod:`paper.builder.figures`'.
+
+The body (everything before the references) names no file, date or
+internal module: the appendices give the commands that made the numbers.
 """
 
 from __future__ import annotations
@@ -10,17 +15,36 @@ from __future__ import annotations
 import inspect
 
 from paper.builder import figures as F
-from paper.builder.cards import cards_text
+from paper.builder import per_game
+from paper.builder.cards import cards_appendix
 from paper.builder.fair_start import MECHANISMS, fair_start_text
-from paper.builder.players import players_text
-from paper.builder.text import PUBLISHED, Writer, _and
+from paper.builder.farkle import REFERENCES as FARKLE_REFERENCES
+from paper.builder.farkle import compensation_text, farkle_appendix, farkle_text
+from paper.builder.players import duel, players_text
+from paper.builder.practical import practical_text
+from paper.builder.text import PUBLISHED, Writer, _and, _hkey
 from solver.model.rules import GAMES
 from solver.model.states import memory_space
-from solver.study.analysis import plain_scores, start_values
+from solver.study.analysis import start_values
 from solver.study.fair_start_survey import nearest_half
 from solver.tables.make import solve_game
 
 MAIN = ("cinq-mille", "quinze-mille", "dix-mille")
+
+REFERENCES = [
+    "Todd W. Neller and Clifton G.M. Presser. Optimal Play of the Dice Game Pig. *The UMAP "
+    "Journal* 25(1), 2004.",
+    "Matthew Busche and Todd W. Neller. Optimal Play of the Farkle Dice Game. In *Advances in "
+    "Computer Games* (ACG 2017), Lecture Notes in Computer Science 10664, Springer, 2017.",
+    "Matthew Busche. Maximizing Win Probability in the Game of Farkle. Blog post, 2 August "
+    "2016.",
+    "Todd W. Neller and Clifton G.M. Presser. Practical Play of the Dice Game Pig. *The UMAP "
+    "Journal* 31(1), 2010.",
+    "Sham Kakade and John Langford. Approximately Optimal Approximate Reinforcement Learning. "
+    "In *Proceedings of the 19th International Conference on Machine Learning* (ICML 2002), "
+    "267-274.",
+]
+"""[1] to [5]; the Farkle sources follow (:data:`paper.builder.farkle.REFERENCES`)."""
 
 
 def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_solved,
@@ -28,137 +52,85 @@ def make(N, tabs, figs, *, present, missing, dice_checks, reference, house, not_
          players=None, fair_start=None, cards=None, card_games=None) -> dict:
     W = Writer(N, tabs, figs)
     games = {g.key: g for g in present}
-    P: dict[str, str] = {"version": version, "machine": machine}
+    cards = cards or {}
+    P: dict[str, str] = {"version": version}
 
-    edges = [(g, min(g.results["heuristics"], key=lambda h: h["both"])) for g in present]
-    P["abstract"] = W.abstract(games, house, min(edges, key=lambda e: e[1]["both"])
-                               if edges else None, model_check, missing,
-                               decision_loss(memory) if memory_game == "dix-mille" else None)
+    P["abstract"] = W.abstract(games, house, model_check, cards)
 
     # ------------------------------------------------------------- games
     P["unit"] = N("unit/farkle", GAMES["cinq-mille"].unit, "pts")
     P["unit_pig"] = N("unit/pig", GAMES["pig"].unit, "int")
+    P["games_ref"] = tabs.peek()
     P["table_games"] = W.games_table(rule_rows)
     P["points_ref"] = tabs.peek()
     P["table_points"] = W.points_table(["dix-mille", "quinze-mille", "cinq-mille", "pig"])
-    P["readings"] = readings(N)
 
     # ------------------------------------------------------------ method
     P["newton"] = W.newton_text(present)
-    P["table_classes"] = W.classes_table(dice_checks)
     dix = games.get("dix-mille")
     tol = (dix.info["tolerance"] if dix and dix.info else
            inspect.signature(solve_game).parameters["tol"].default)
     P["tolerance"] = N("method/tolerance", tol, "e")
-    P["crosses"] = N("rules/dix-mille/crosses", GAMES["dix-mille"].crosses, "int")
     P["sweeps"] = sweeps_text(N, dix)
     P["memory_model"] = memory_model_text(N, dix)
-    P["cost_ref"] = P["cost_ref_again"] = tabs.peek()
-    P["table_cost"] = W.cost_table(present)
 
-    # ------------------------------------------------------- correctness
-    P["dice_ref"] = tabs.peek()
-    P["table_dice"], agree = W.dice_table(dice_checks)
-    P["dice_agree"] = ("they agree with the engine's for every game and number of dice." if agree
-                       else "**they disagree with the engine's**.")
-    pig = games.get("pig")
-    P["pig"] = "" if pig is None else (
-        "### Pig\n\n"
-        f"Pig to {N('rules/pig/target', GAMES['pig'].target, 'pts')} is the same engine with one "
-        f"die. Its table gives the first player {W.fpw(pig)}; Neller and Presser published "
-        f"{N('pig/published', PUBLISHED['pig'], 'p')} [1]. "
-        + ("The two agree to the published digits." if abs(pig.solution.first_player_win
-                                                             - PUBLISHED["pig"]) < 5e-8
-           else "**The two differ.**"))
-    if reference:
-        worst = max(max(r["start_error"], r["take_error"] or 0) for r in reference)
-        P["reference"] = (
-            "`tests/reference_solver.py` is written from `docs/rules.md` alone and shares none of "
-            "the fast solver's structure: no levels, no blocks, no Newton step, no grouped "
-            "rolls, its own score-sheet lines (for dix-mille with the exact memory: score, "
-            "previous score and crosses, literally), and plain value iteration over every "
-            "state until the largest change is below the tolerance. The test suite compares "
-            "the two at every turn start and every take-over value on small targets of every "
-            f"game; this build re-ran the cases of {tabs.peek()}. The largest difference is "
-            f"{N('reference/worst', worst, 'e')}.\n\n" + W.reference_table(reference))
-    else:
-        P["reference"] = ("`tests/test_reference.py` compares it with the fast solver; this "
-                          "build could not run it (pytest is missing).")
+    # ------------------------------------------------------------ checks
+    agree = all(c["zero"] == c["brute"] for c in dice_checks)
+    P["dice_agree"] = ("the counts agree with the engine's for every game and number of dice."
+                       if agree else "**the counts disagree with the engine's**.")
+    P["reference"] = reference_text(N, reference)
     P["worst_residual"] = N("residual/worst", max(g.results["residual"] for g in present), "e")
-    worst_z = max(abs(g.results["self"]["z"]) for g in present)
-    crossed = [g for g in present if g.rules.crosses]
-    P["self_play"] = (
-        f"{tabs.peek()} gives the simulated rate with its binomial standard error, the table's "
-        f"value and the difference in standard errors; the largest is "
-        f"{N('self/worst_z', worst_z, 'f1')}."
-        + ("" if not crossed else
-           " With crosses this self-play plays `docs/rules.md`'s one-level memory, the rule the "
-           "tables solve (the simulator's `one_level=True`); the optimal player uses the "
-           "model's table with the exact one-turn look-ahead, so the difference measures the "
-           "model as well as the table. Under the paper sheet the same games would have "
-           "parted from the one-level rule in "
-           + _and([f"{N(f'{g.key}/self/deep', g.results['self']['deep'], 'int')} games of "
-                   f"{g.label}" for g in crossed]) + "."))
+    P["self_play"] = self_play_text(N, tabs, present)
     P["table_self_play"] = W.self_play_table(present)
+    P["pig"] = pig_text(N, games.get("pig"))
+    P["farkle"] = farkle_text(N, tabs)
 
     # ----------------------------------------------------------- results
-    entry_komi = [g.label for g in present if g.results["komi"] and g.rules.entry
-                  and g.results["komi"]["h"] == g.rules.entry]
-    P["komi"] = (
-        "A fair game gives the second player a head start, the *komi*: the smallest score $h$ "
-        "a player can hold such that the first player, to move at 0 against an opponent at "
-        f"$h$, wins with probability at most one half. {tabs.peek()} gives $h$, with the first "
-        "player's probability at $h$ and at the next smaller score, so that the fair head "
-        "start lies between the two."
-        + (" Where the smallest score above 0 is the entry (" + _and(entry_komi) + "), the "
-           "entry itself already turns the advantage round: no score a player can hold is a "
-           "fair head start (Section 6)." if entry_komi else ""))
-    P["table_komi"] = W.komi_table(present)
+    P["first_player"] = first_player_text(N, tabs, games)
+    P["table_first_player"] = W.first_player_table(present)
+    shown = [g for g in present if g.key in ("pig",) + MAIN]
     P["figure_win"] = F.win_map(figs, [(g.label, g.rules.unit, *start_values(g.solution))
-                                       for g in present])
-    P["fair_start"] = fair_start_text(N, tabs, fair_start, {g.key: g.label for g in present})
-    P["bank"] = bank_text(N, games)
-    P["bank_tables"] = bank_tables(W, present)
-    take_games = [g for g in present if g.results.get("take")]
-    P["take"], P["take_tables"] = take_texts(W, take_games)
-    strongest = {g.label: min(g.results["heuristics"], key=lambda h: h["both"])["opponent"]
-                 for g in present}
-    kinds = sorted(set(strongest.values()))
-    beats = all(h["both"] - sigmas * h["stderr"] > 0.5 for g in present
-                for h in g.results["heuristics"])
-    P["heuristics"] = (
-        (f"The strongest of them is `{kinds[0]}` in every game. " if len(kinds) == 1 else
-         "The strongest of them: " + "; ".join(f"{k} `{o}`" for k, o in strongest.items())
-         + ". ")
-        + ("Optimal play beats every one by more than "
-           f"{N('heur/sigmas', sigmas, 'int')} standard errors." if beats else
-           "Optimal play does not beat every one of them clearly."))
-    P["table_heuristics"] = W.heuristics_table(present)
-    P["cards"] = cards_text(N, tabs, figs, cards or {}, {**games, **(card_games or {})})
+                                       for g in shown])
+    explained: set[str] = set()
+    for key in MAIN:
+        P[key.replace("-", "_")] = (per_game.game_section(W, games[key], house, model_check,
+                                                          explained)
+                                    if key in games else f"No table of {key} in this build.")
     P["house"] = house_text(N, house)
-    P["table_house"], P["figure_house"] = W.house_table(house, not_solved)
-    P["memory_cost"] = memory_cost_text(N, W, memory, memory_game, model_check)
+    P["figure_house"] = W.house_figure(house)
+
+    # ------------------------------------------------ players, fair start
     P["players"] = players_text(N, tabs, players)
-    P["discussion"] = discussion(N, games, house, fair_start, cards or {})
-    P["missing"] = missing_text(N, present, missing, not_solved, quick,
-                                memory is not None and memory_game != "dix-mille")
+    P["komi"] = komi_text(N, tabs, W, present)
+    P["fair_start"] = fair_start_text(N, tabs, fair_start, {g.key: g.label for g in present})
+    P["compensation"] = compensation_text(N, tabs)
+
+    # --------------------------------------------------- practical play
+    P["practical"] = practical_text(W, games, cards, sigmas)
+    P["related"] = related_text(N, games, cards)
+    P["conclusion"] = conclusion_text(N, games, house, fair_start, cards, missing)
+    P["references"] = "\n\n".join(f"[{i}] {r}" for i, r in
+                                  enumerate(REFERENCES + FARKLE_REFERENCES, 1))
+
+    # -------------------------------------------------------- appendices
+    P["readings"] = readings(N)
+    P["table_classes"] = W.classes_table(dice_checks)
+    P["cost"] = cost_text(N, machine, missing, not_solved, quick, present)
+    P["table_cost"] = W.cost_table(present)
+    P["table_dice"], _ = W.dice_table(dice_checks)
+    P["table_reference"] = W.reference_table(reference) if reference else ""
+    P["cards"] = cards_appendix(N, tabs, cards, {**games, **(card_games or {})})
+    P["heuristics"] = heuristics_text(N, present, sigmas)
+    P["table_heuristics"] = W.heuristics_table(present)
+    P["table_house"] = W.house_table(house, not_solved)
+    P["other_banking"] = per_game.other_banking(W, [g for g in present if g.key not in MAIN])
+    P["memory_cost"] = memory_cost_text(N, W, memory, memory_game)
+    P["duel"] = duel(N, tabs, players)
+    P["farkle_rules"] = farkle_appendix(N)
     return P
 
 
-def decision_loss(memory: dict | None):
-    """The largest paired loss of the model's policy against the exact one
-    (either seat, one-level memory) and the largest target measured."""
-    losses, targets = [], []
-    for name, d in (memory or {}).items():
-        for seat in ("first", "second"):
-            key = f"model {seat}: paired loss (one-level memory)"
-            if key in d:
-                losses.append(d[key])
-                targets.append(int(name.split()[-1]))
-    return (max(losses), max(targets)) if losses else None
-
-
-# ------------------------------------------------------------- passages
+# ----------------------------------------------------------- the method
 
 def readings(N) -> str:
     dix, quinze, last = GAMES["dix-mille"], GAMES["quinze-mille"], GAMES["cinq-mille-last1000"]
@@ -171,29 +143,30 @@ def readings(N) -> str:
         f"{N(f'{k}/face', face, 'int')} in one roll win the game at once, also before the "
         "opening; the player is not asked to keep fewer dice.",
         "A take-over offer goes to the next player only and lapses if they roll fresh; a bank "
-        "with hot dice (no die unset) offers nothing. The taker plays on with their entry met, "
-        "and taking over never wins by itself: only a keep can reach the target.",
+        "with hot dice (no die unset) offers nothing. The taker plays on with their entry met. "
+        "Taking over never wins by itself: only a keep can reach the target.",
         f"A dix-mille player who falls back to 0 must enter again "
         f"({N('rules/dix-mille/entry', dix.entry, 'pts')}).",
         f"In cinq-mille-last1000 a bank short of the target at "
         f"{N('rules/cinq-mille-last1000/cap', last.target - last.last_turn_points, 'pts')} is "
         "allowed and leaves the player there: the last points must come in one turn.",
-        "dix-mille's crosses: a turn without a bank (zero roll or overshoot) is a cross, a bank "
-        f"erases them, and at the {N('rules/dix-mille/crosses', dix.crosses, 'int')}rd "
-        "consecutive cross the player goes back to the score before their last bank. The "
-        "tables use `docs/rules.md`'s *one-level memory*: after a fall the previous score is the "
-        "current score, so a further third cross only erases the crosses. The *paper sheet*, "
-        "the rule as played with pen and paper, lists every bank and strikes off the last "
-        "score at each third cross, so "
-        f"{N('rules/dix-mille/deep_fall', 2 * dix.crosses, 'int')} zero turns in a row go back "
-        "two banks. The simulator plays either rule; Section 4's self-play uses the one-level "
-        "memory, and Section 5 reports what the difference costs. Crosses at score 0, or after "
-        "a fall, change nothing, and the solver does not count them.",
+        "dix-mille's crosses: a turn without a bank (zero roll or overshoot) is a cross, and a "
+        f"bank erases them. At the {N('rules/dix-mille/crosses', dix.crosses, 'int')}rd cross "
+        "in a row the player goes back to the score before their last bank. The tables use the "
+        "*one-level memory*: after a fall the previous score is the current score, so a "
+        "further third cross only erases the crosses. The *paper sheet*, the rule as played "
+        "with pen and paper, lists every bank and strikes off the last score at each third "
+        f"cross, so {N('rules/dix-mille/deep_fall', 2 * dix.crosses, 'int')} zero turns in a "
+        "row go back two banks. The simulator plays either rule. Self-play (Section 4) uses "
+        "the one-level memory, and Appendix H gives what the paper sheet changes. Crosses at "
+        "score 0, or after a fall, change nothing, and the solver does not count them.",
         f"quinze-mille's take-over needs a banked score of at least "
         f"{N('rules/quinze-mille/takeover_min', quinze.takeover_min, 'pts')}; dix-mille's, an "
         f"entered player (so {N('rules/dix-mille/takeover_min', dix.takeover_min, 'pts')}).",
     ]
-    return "\n".join(f"- {item}" for item in items)
+    return ("The rules are those of the project's rule page (`docs/rules.md`), which closes "
+            "the gaps of three French rule sheets as follows.\n\n"
+            + "\n".join(f"- {item}" for item in items))
 
 
 def sweeps_text(N, dix) -> str:
@@ -213,281 +186,274 @@ def memory_model_text(N, dix) -> str:
     rules = GAMES["dix-mille"]
     exact = memory_space(rules).size
     text = (
+        "### The dix-mille memory model\n\n"
         "The exact state of a dix-mille player is (score, previous score, crosses): "
         f"{N('memory/exact_states', exact, 'int')} player states at "
         f"{N('rules/dix-mille/target', rules.target, 'pts')} and "
         f"{N('memory/exact_turn_starts', exact ** 2, 'int')} turn starts, out of reach. The "
-        "table solves a model that keeps everything of the rule but the previous score: the "
-        "crosses exactly; the *fallen* state exactly (after a fall the previous score equals "
-        "the score, so further crosses cost nothing and a fallen player may take risks); and "
-        "instead of the previous score, one number per score, $\\hat p(s)$, the expected "
-        "previous score of a player now at $s$, to which the third cross sends them. The "
-        "estimate comes from play, without sampling: solve the game without crosses, follow "
-        "the optimal turn of a player at $x$ (against an opponent at $x$) forwards to get the "
-        "probability $P(\\text{bank} = t \\mid x)$ of ending the turn by banking $t$, and "
-        "average over where a player now at $s$ came from:\n\n"
+        "table solves a model that keeps the crosses and the *fallen* state exactly, and "
+        "replaces the previous score by one number per score, $\\hat p(s)$, the expected "
+        "previous score of a player now at $s$. The estimate comes from play: solve the game "
+        "without crosses, follow the optimal turn of a player at $x$ forwards to get the "
+        "probability $P(\\text{bank} = t \\mid x)$ of banking $t$, and average over where a "
+        "player now at $s$ came from:\n\n"
         "$$\\hat p(s) = \\frac{\\sum_x x\\, P(\\text{bank} = s - x \\mid x)}"
-        "{\\sum_x P(\\text{bank} = s - x \\mid x)},$$\n\n"
-        "rounded to the nearest score a previous score can be. ")
+        "{\\sum_x P(\\text{bank} = s - x \\mid x)}.$$\n\n")
     if dix is not None:
         text += (f"The model has {N('memory/model_states', dix.solution.space.size, 'int')} "
                  "player states at the full target. ")
-    text += ("Advice for a real position uses the true previous score one turn ahead: the "
-             "zero-turn value of a player on their last cross is that of falling to their true "
-             "previous score. Every dix-mille number of this paper at the full target is the "
-             "model's; Section 5 says how far the model was checked against the exact game.")
+    text += ("Advice for a real position uses the true previous score one turn ahead. Every "
+             "dix-mille number of this paper at the full target is the model's; Section 5 "
+             "checks it against the exact game where that can be solved.")
     return text
 
 
-def bank_text(N, games) -> str:
-    text = ("For each game and a few score situations, the tables below give the turn totals at "
-            "which optimal play banks, per number of dice in hand, as intervals of the totals "
-            "some play can reach: an interval a–b means bank at every reachable total from a "
-            "to b, and roll on at the others where a bank is allowed. Where hot dice are "
-            "forced there is no bank with every die in hand (-); \"never\" is a turn played on "
-            "to the target or to a zero turn. Banking is often not a threshold: near the "
-            "target a total just short of it is worth a roll (one more keep may win), and in take-over games a bank "
-            "is also an offer.")
-    shares = [(g, *g.results["not_threshold"]) for g in games.values()
-              if g.results.get("not_threshold", (0, 0))[1]]
-    if shares:
-        text += (" Over the banking maps below (every pair of scores, every number of dice "
-                 "with some bank), the banks that are not a threshold make up "
-                 + _and([f"{N(f'{g.key}/not_threshold', bad / cells, 'pct')} of the cells in "
-                         f"{g.label}" for g, bad, cells in shares]) + ".")
-    takers = [g for g in games.values() if g.results.get("unusable")]
-    for g in takers:
-        u = g.results["unusable"]
-        if not u["cells"]:
-            continue
-        k = f"{g.key}/unusable"
-        text += (
-            f" In {g.label} the banking map (below) shows diagonal bands: where the opponent is "
-            "ahead, the smallest total banked is often the smallest offer the opponent cannot "
-            "use, one from which every keep would take them past the target. In "
-            f"{N(f'{k}/hits', u['hits'], 'int')} of the {N(f'{k}/cells', u['cells'], 'int')} "
-            "(mover, opponent, dice) cells of the map with a bank and an offer "
-            f"({N(f'{k}/share', u['hits'] / u['cells'], 'pct')}), the smallest bank is such an "
-            f"offer ({N(f'{k}/exact', u['exact'], 'int')} times exactly the target minus the "
-            "opponent's score, the smallest unusable offer), and all of them have the "
-            "opponent ahead, as they must: such a bank needs a total of at least the target "
-            "minus the opponent's score and below the target minus the mover's, a window "
-            "exactly as wide as the opponent's lead. The window depends on the lead alone, "
-            "which is constant along the diagonals of the map, and that draws the bands: "
-            "where the window is open the mover rolls on until the bank is an offer the "
-            "leader cannot use.")
+def cost_text(N, machine, missing, not_solved, quick, present) -> str:
+    text = ("The table below gives the size and the cost of each solve: player states (per "
+            "player), turn starts, keep evaluations (rows of the turn DP times keeps per row, "
+            "over every Newton pass), sweeps, the seconds of the solve as the table stores "
+            "them (the machine that made it and its load are not recorded), the memory of "
+            "the take-over values during the solve, the size of the table file, and the "
+            f"Bellman residual. This build ran on `{machine}` (`python -m paper.builder`).")
+    items = []
+    for name, estimate in sorted(missing.items()):
+        items.append(f"`{name}` had no table at the time of this build (about "
+                     f"{N(f'missing/{name}/estimate', estimate, 'dur')} to solve: "
+                     f"`python scripts/make_tables.py {name}`, then rebuild).")
+    for family in dict.fromkeys(f for f, _, _ in not_solved):
+        labels = [f"\"{label}\"" for f, label, _ in not_solved if f == family]
+        items.append(f"House rules of {family} not solved yet: " + _and(labels)
+                     + " (`python -m paper.builder.cache`, then rebuild).")
+    solved = [g.key for g in present if g.source == "solved"]
+    if solved:
+        items.append("Solved by this build because their table is missing: "
+                     + ", ".join(f"`{k}`" for k in solved) + ".")
+    if quick:
+        items.append("**This is a quick build**: a tenth of the simulated games, coarser "
+                     "maps, fewer checks.")
+    return text + ("\n\n" + "\n".join(f"- {i}" for i in items) if items else "")
+
+
+# ------------------------------------------------------------ the checks
+
+def reference_text(N, reference) -> str:
+    if not reference:
+        return ("A second, simple solver checks the fast one in the test suite; this build "
+                "could not run it.")
+    worst = max(max(r["start_error"], r["take_error"] or 0) for r in reference)
+    return ("A second solver, written from the rule page alone, has none of the fast "
+            "solver's structure: plain value iteration over every state, with its own score "
+            "sheets (for dix-mille the exact memory). Tests compare the two at every turn start "
+            f"on small targets of every game; this build re-ran "
+            f"{N('reference/cases', len(reference), 'int')} of them (Appendix C), the largest "
+            f"difference {N('reference/worst', worst, 'e')}.")
+
+
+def self_play_text(N, tabs, present) -> str:
+    worst_z = max(abs(g.results["self"]["z"]) for g in present)
+    crossed = [g for g in present if g.rules.crosses]
+    text = (f"{tabs.peek()} gives the simulated rate with its binomial standard error, the "
+            "table's value and the difference in standard errors; the largest is "
+            f"{N('self/worst_z', worst_z, 'f1')}.")
+    if crossed:
+        text += (" With crosses the optimal player uses the model's table with the exact "
+                 "one-turn look-ahead, so the difference measures the model as well as the "
+                 "table.")
+    short = [g for g in present if g.results["self"].get("short_of")]
+    if short:
+        text += (" The self-play of " + _and([g.label for g in short]) + " is not yet the "
+                 + N("self/full_games", short[0].results["self"]["short_of"], "int")
+                 + " games of the others: each new turn start of the optimal player replays "
+                 "a turn of these big tables, most of an hour for the full count.")
     return text
 
 
-def bank_tables(W, present) -> str:
-    out = []
-    for g in present:
-        D = g.rules.dice
-        g.results["bank_table_ref"] = W.tabs.peek()
-        out.append(W.decision_table(g, g.results["bank"], "bank", range(1, D + 1),
-                                    f"{g.label}: turn totals banked, by dice in hand."))
-        if g.key in MAIN:
-            out.append(F.decision_intervals(
-                W.figs, g.label, g.rules.unit, g.results["bank"], "dice in hand",
-                "turn total banked (points)", range(1, D + 1), f"bank-{g.key}",
-                f"{g.label}: the turn totals at which optimal play banks (bars; a dot marks "
-                "where an interval starts, a cross at 0 that it never banks), per number of "
-                "dice in hand, in the situations of the table (mover vs opponent)."))
-        scores, smallest, _, step = g.results["maps"]
-        note = ("" if step == 1 else f"; every {W.N(f'{g.key}/map_step', step, 'int')}"
-                f"{'nd' if step == 2 else 'th'} score replayed, standing for those up to the next")
-        note += "; both players without crosses" if g.rules.crosses else ""
-        out.append(F.bank_map(W.figs, g.key, g.label, g.rules.unit, scores, smallest,
-                              plain_scores(g.solution.space), note))
-    return "\n\n".join(out)
+def pig_text(N, pig) -> str:
+    """Pig's first player against the published 0.5306 [1] (four digits:
+    the comparison is to as many as were published)."""
+    if pig is None:
+        return "No Pig table in this build."
+    published = PUBLISHED["pig"]
+    ours = pig.solution.first_player_win
+    digits = len(f"{published}".split(".")[1])
+    agree = round(ours, digits) == published
+    return (f"Pig to {N('rules/pig/target', GAMES['pig'].target, 'pts')} is the same engine "
+            f"with one die. Its table gives the first player {N(f'{pig.key}/first_player_win', ours, 'p')}; "
+            f"Neller and Presser [1] published {N('pig/published', published, 'p4')}. "
+            + (f"The two agree to the {N('pig/published_digits', digits, 'int')} digits "
+               "published." if agree else "**The two differ.**"))
 
 
-def take_texts(W, take_games) -> tuple[str, str]:
-    N = W.N
-    falling, total = 0, 0
-    for g in take_games:
-        for _, _, _, rule in g.results["take"]:
-            seq = [rule[n].smallest for n in sorted(rule) if rule[n].smallest is not None]
-            total += 1
-            falling += all(a >= b for a, b in zip(seq, seq[1:]))
-    text = ("A player who may take over starts their turn either fresh, with every die and no "
-            "points, or with the previous player's turn total and unset dice. Optimal play "
-            "takes an offer $(t, n)$ when $R(t, n) > W$, the value of a fresh turn. The tables "
-            "below give the offers taken, per number of dice offered, among those the banker's "
-            "score allows and short of the taker's target.")
-    if total:
-        text += (f" In {N('take/falling', falling, 'int')} of the {N('take/situations', total, 'int')} "
-                 "situations the smallest offer taken falls as the dice offered rise: an offer "
-                 "with more dice is taken at a lower total. So in take-over games a bank that "
-                 "leaves many dice is the dangerous offer, not one that leaves few.")
-        text += "".join(_few_and_many(N, g) for g in take_games)
-    tables = []
-    for g in take_games:
-        tables.append(W.decision_table(g, g.results["take"], "take", range(1, g.rules.dice),
-                                       f"{g.label}: offers taken over, by dice offered (taker "
-                                       "vs the banker's new score)."))
-        tables.append(F.decision_intervals(
-            W.figs, g.label, g.rules.unit, g.results["take"], "dice offered",
-            "offered turn total taken (points)", range(1, g.rules.dice), f"takeover-{g.key}",
-            f"{g.label}: the offered totals that optimal play takes over (bars; a cross at 0: "
-            "none), per number of dice offered, in the situations of the table."))
-    return text, "\n\n".join(tables)
+# ----------------------------------------------------------- the results
 
-
-def _few_and_many(N, g) -> str:
-    """The level situation of ``g``'s bank table: smallest bank with one die
-    against the most dice a bank can leave unset."""
-    level = next((b for b in g.results["bank"] if b[0] == "level"), None)
-    if level is None:
+def first_player_text(N, tabs, games) -> str:
+    main = [g for k, g in games.items() if k in MAIN]
+    if not main:
         return ""
-    name, me, opp, rule = level
-    many = g.rules.dice - 1
-    one, lots = rule[1].smallest, rule[many].smallest
-    if one is None or lots is None or lots <= one:
-        return ""
-    k = f"{g.key}/bank/{name}"
-    return (f" In {g.label} at {N(f'{k}/me', me, 'pts')} against {N(f'{k}/opp', opp, 'pts')}, "
-            f"optimal play banks with one die from {N(f'{k}/1/0/lo', one * g.rules.unit, 'pts')}, "
-            f"but with {N(f'{k}/dice_many', many, 'int')} dice in hand only from "
-            f"{N(f'{k}/{many}/0/lo', lots * g.rules.unit, 'pts')} ({g.results['bank_table_ref']}).")
-
-
-def house_text(N, house) -> str:
-    keep = [r for r in house if "scoring di" in r["label"] and r["delta"] is not None]
-    text = ""
-    if keep:
-        text += ("The keep rule is a house rule too: " + "; ".join(
-            f"in {r['family']}, \"{r['label']}\" changes the first player's chance by "
-            + N(f"house/{r['family']}/{r['label']}/delta", r["delta"], "pp3") + " percentage points"
-            for r in keep) + ".")
-    return text
-
-
-def memory_cost_text(N, W, memory, game, model_check) -> str:
-    text = ("The model replaces the previous score by an estimate, so its tables are not those "
-            "of the exact game. Two measurements say how far apart they are. ")
-    if model_check:
-        text += (f"First, this build solved dix-mille as played (every scoring die set aside) "
-                 "both ways where the exact game is small enough ("
-                 f"{W.tabs.peek()}): the model's first-player chance against the exact one.\n\n"
-                 + W.model_check_table(model_check) + "\n\n")
-    if memory:
-        d = memory.get("target 10000", {})
-        which = {"dix-mille": "on dix-mille as played",
-                 "dix-mille-free-keep": "before the keep rule changed, on the game now called "
-                                        "`dix-mille-free-keep`; it has not been repeated for "
-                                        "dix-mille as played"}.get(
-            game, "on a version of dix-mille that none of the present rules reproduces")
-        text += ("Second, `scripts/measure_memory_model.py` measured what the model's "
-                 "*decisions* cost: it compares them with the exact policy over games of exact "
-                 "self-play, and plays the model's policy (with its one-turn look-ahead) against "
-                 "the exact policy game by game over common dice, under the one-level memory. "
-                 f"That measurement was made {which} ({W.tabs.peek()}).\n\n"
-                 + W.memory_table(memory, game))
-        if "model self-play, first player wins" in d:
-            text += ("\n\nAt the full target there is no exact game to compare with; the same "
-                     "script played the model's policy against itself under the paper sheet: "
-                     "the first player won "
-                     + N("memory_results/10000/selfplay", d["model self-play, first player wins"], "p4")
-                     + " ± " + N("memory_results/10000/se", d["model self-play, standard error"], "p4")
-                     + " against the table's "
-                     + N("memory_results/10000/table", d["model table, first player win"], "p")
-                     + (f" (also `{game}`)." if game else "."))
-    return text
-
-
-def discussion(N, games, house, fair_start, cards) -> str:
-    parts = []
-    rows = [f"{g.label} {N(f'discussion/{g.key}/pct', g.solution.first_player_win, 'pct3')}"
-            for g in games.values() if g.key in MAIN]
-    parts.append(
-        "**Moving first.** Pig's first player wins "
-        f"{N('discussion/pig/published', PUBLISHED['pig'], 'pct3')} [1]; in Farkle under the "
-        f"Facebook rules, {N('discussion/farkle', PUBLISHED['farkle'], 'pct3')} [3]. The French "
-        "games sit in the same narrow band" + (": " + _and(rows) if rows else "") + ".")
+    lo = min(main, key=lambda g: g.solution.first_player_win)
+    hi = max(main, key=lambda g: g.solution.first_player_win)
+    text = (f"{tabs.peek()} gives the first player's chance in every game. Among the three "
+            f"French games it runs from {N(f'first/{lo.key}', lo.solution.first_player_win, 'pct3')} "
+            f"in {lo.label} to {N(f'first/{hi.key}', hi.solution.first_player_win, 'pct3')} in "
+            f"{hi.label}.")
     short, long_ = games.get("cinq-mille"), games.get("cinq-mille-10000")
     if short and long_:
         a, b = short.solution.first_player_win, long_.solution.first_player_win
-        parts[-1] += (" A longer game " + ("dilutes" if b < a else "does not dilute")
-                      + " the first move: cinq-mille to "
-                      + N("discussion/long/target", long_.rules.target, "pts") + " gives the "
-                      "first player " + N("discussion/long/pct", b, "pct3") + ", against "
-                      + N("discussion/short/pct", a, "pct3") + " to "
-                      + N("discussion/short/target", short.rules.target, "pts") + ".")
-    entered = [g for g in games.values() if g.rules.entry]
-    over = [g for g in entered if g.results["komi"] and g.results["komi"]["h"] == g.rules.entry]
-    if over:
-        parts.append(
-            "**A fair start.** A head start for the second player is the usual remedy, but in "
-            + ("every game with an entry" if len(over) == len(entered) else _and(
-                [g.label for g in over]))
-            + " the smallest head start a player can hold, the entry itself, overshoots: it "
-            "turns the advantage round (Section 5)." + fair_start_advice(N, games, fair_start))
+        text += (" A longer game " + ("dilutes" if b < a else "does not dilute")
+                 + " the first move: cinq-mille to "
+                 + N("first/long/target", long_.rules.target, "pts") + " gives the first "
+                 "player " + N("first/long/pct", b, "pct3") + ", against "
+                 + N("first/short/pct", a, "pct3") + " to "
+                 + N("first/short/target", short.rules.target, "pts") + ".")
+    return text + (" The figure shows the chance at every pair of scores; Section 7 asks "
+                   "what start would make the games fair.")
+
+
+def house_text(N, house) -> str:
+    rows = [r for r in house if r["delta"] is not None]
+    if not rows:
+        return "No house rule was solved for this build."
+    top = max(rows, key=lambda r: abs(r["delta"]))
+    crossed = [r for r in rows if r["family"] == "dix-mille" and r["label"] != "no crosses"
+               and "no crosses" not in r["label"]]
+    text = ("Each variant differs from the game as played in one rule (two for \"no "
+            "take-over and no crosses\") and is solved exactly at the game's own target. "
+            f"The figure gives the change of the first player's chance; the rule that "
+            f"matters most is \"{top['label']}\" in {top['family']} "
+            f"({N(_hkey(top, 'delta'), top['delta'], 'pp3')} "
+            "percentage points).")
+    if crossed:
+        text += (" dix-mille's variants that keep its crosses are solved with the memory "
+                 "model, as its table is.")
+    return text + " Appendix F lists every variant."
+
+
+def komi_text(N, tabs, W, present) -> str:
+    entry_komi = [g.label for g in present if g.results["komi"] and g.rules.entry
+                  and g.results["komi"]["h"] == g.rules.entry]
+    text = ("The usual remedy for the first player's edge is a head start for the second, "
+            "the *komi*: the smallest score $h$ a player can hold such that the first player, "
+            "to move at 0 against an opponent at $h$, wins with probability at most one half. "
+            f"{tabs.peek()} gives $h$, with the first player's chance at $h$ and at the next "
+            "smaller score.")
+    if entry_komi:
+        text += (" Where the smallest score above 0 is the entry (" + _and(entry_komi)
+                 + "), the entry itself turns the advantage round: no score a player can hold "
+                 "is a fair head start.")
+    return text + "\n\n" + W.komi_table(present)
+
+
+def related_text(N, games, cards) -> str:
     carded = [games[n].label for n in cards if n in games]
-    without = [g.label for n, g in games.items() if n not in cards]
-    parts.append(
-        "**Practical play.** Neller and Presser [4] looked for simple rules of thumb for Pig "
-        "(hold at a total that depends on the scores) that a person can play and that come "
-        "close to optimal play. For Farkle, Busche and Neller [2] gave a mental method that "
-        "gives up " + N("discussion/busche_neller_mental", 1.78, "f2") + " percentage points "
-        "(the figure this project's issues quote; not checked against the paper here). The "
-        "strategy cards of Section 5 do this for "
-        + (_and(carded) if carded else "no game yet")
-        + (", each read off its table or fitted to it and scored exactly; "
-           + _and(without) + (" has" if len(without) == 1 else " have") + " no card yet."
-           if without else "."))
-    return "\n\n".join(parts)
+    return (
+        "Neller and Presser [1] solved two-player Pig by value iteration and drew its "
+        "optimal policy; this program reproduces their first-player figure (Section 4). "
+        "Their later study [4] looked for rules of thumb a person can play: \"keep pace and "
+        "end race\" holds at a total that moves with the score gap and rolls to the end once "
+        "someone nears the target. Busche and Neller [2] solved two-player Farkle by value "
+        "iteration with a floor on the scores, measured a fair compensation for the second "
+        "player and an augmented human method; Busche [3] solved the Facebook rules. "
+        "Section 4 sets their figures beside this program's. The strategy cards of Section 8 "
+        "are rules of the same kind as those of [4] and [2], fitted to each table and scored "
+        "exactly" + (f", here for {_and(carded)}" if carded else "") + ". The card's loss is "
+        "split by decision with the performance difference lemma of Kakade and Langford [5]. "
+        "As far as we know no table of the French games, nor an exact table of more than two "
+        "players of any game of this family beyond Pig, was published before.")
+
+
+def conclusion_text(N, games, house, fair_start, cards, missing) -> str:
+    main = [g for k, g in games.items() if k in MAIN]
+    parts = []
+    if main:
+        parts.append(
+            "Perfect play of the three French games is computed and checked. When both play "
+            "perfectly the first player wins "
+            + _and([f"{N(f'conclusion/{g.key}', g.solution.first_player_win, 'pct')} of the "
+                    f"games of {g.label}" for g in main]) + ".")
+    advice = fair_start_advice(N, games, fair_start)
+    if advice:
+        parts.append(advice)
+    within = [games[n].label for n, e in cards.items() if n in games and n in MAIN
+              and e["loss"]["loss"] <= 0.01]
+    if within:
+        parts.append("A card a player can remember gives up at most one point of a hundred "
+                     "in " + _and(within) + ".")
+    parts.append("What is left is size: three players exactly at the real targets of "
+                 "quinze-mille and dix-mille, and four at cinq-mille's, are work for several "
+                 "machines.")
+    if missing:
+        parts.append("Not yet in this edition: the tables of " + _and(sorted(missing)) + ".")
+    return " ".join(parts)
 
 
 def fair_start_advice(N, games, fair_start) -> str:
-    """The fair start nearest one half, game by game (Section 5 measures them)."""
+    """The fair start nearest one half, game by game, each compared with
+    the mechanisms solved the same way (dix-mille: the search without its
+    crosses, and the one mechanism solved with them apart)."""
     if not fair_start:
-        return " Other mechanisms are measured once `paper/fair_start.json` exists."
+        return ""
     advice = []
     for r in fair_start["games"]:
-        if r["game"] not in games:
+        if r["game"] not in games or r["game"] not in MAIN:
             continue
         mechanism, value, share = nearest_half(r)
         key = f"fair/{r['game']}"
         share_key = f"{key}/{mechanism}" if value is None else f"{key}/{mechanism}/share"
-        if r.get("with_crosses"):          # the crosses model's share, not the search's
-            share, share_key = r["with_crosses"]["share"], f"{key}/with_crosses"
         what = MECHANISMS[mechanism] if value is None else \
             f"{MECHANISMS[mechanism]} ({N(f'{key}/{mechanism}', value, 'pts')})"
-        advice.append(f"{games[r['game']].label}: {what}, {N(share_key, share, 'p4')}")
-    return (" Section 5 measures three other mechanisms; the one nearest one half is, game by "
-            "game: " + "; ".join(advice) + "." if advice else "")
+        text = f"{games[r['game']].label}: {what}, {N(share_key, share, 'p4')}"
+        if r.get("without_crosses"):
+            model = r["with_crosses"]
+            text += (" without its crosses; with them only "
+                     + MECHANISMS[model["mechanism"]] + " was solved, "
+                     + N(f"{key}/with_crosses", model["share"], "p4"))
+        advice.append(text)
+    return ("The fair start nearest one half is, game by game, " + "; ".join(advice) + "."
+            if advice else "")
 
 
-def missing_text(N, present, missing, not_solved, quick, memory_elsewhere) -> str:
-    items = []
-    for name, estimate in sorted(missing.items()):
-        items.append(f"`{name}`: no table in `tables/` at the time of this build; solving it "
-                     f"would take about {N(f'missing/{name}/estimate', estimate, 'dur')} "
-                     "(the estimate of `farkle solve`), too long for this build. "
-                     f"`python scripts/make_tables.py {name}` makes it; then rebuild.")
-    for family in dict.fromkeys(f for f, _, _ in not_solved):
-        labels = [f"\"{label}\"" for f, label, _ in not_solved if f == family]
-        items.append(f"House rules of {family} not yet solved at its target: " + _and(labels)
-                     + " (`python -m paper.builder.cache` solves them into the cache; then "
-                     "rebuild).")
-    solved = [g.key for g in present if g.source == "solved"]
-    if solved:
-        items.append("Solved by this build because their table is missing (not written to "
-                     "`tables/`): " + ", ".join(f"`{k}`" for k in solved) + ".")
-    if quick:
-        items.append("**This is a quick build**: a tenth of the simulated games, coarser maps, "
-                     "fewer checks.")
-    if memory_elsewhere:
-        items.append("The cost of the crosses model's decisions for dix-mille as played "
-                     "(Section 5 gives it for the free-keep game).")
-    big = [g for g in present if g.solution.space.size > 200]
-    if big:
-        items.append("Fewer simulated games for " + _and([g.label for g in big]) + ": every "
-                     "new turn start of the optimal player replays a turn from the table, and "
-                     "these tables have many.")
-    items.append("Three or more players exactly where the state space is too large: "
-                 "dix-mille and quinze-mille at their real targets, and four or more players "
-                 "at the real targets of every game; the race-of-duels model stands in "
-                 "there, and its cost is measured only where the exact game exists.")
-    return "\n".join(f"- {i}" for i in items)
+# ---------------------------------------------------------- appendices
+
+def heuristics_text(N, present, sigmas) -> str:
+    strongest = {g.label: min(g.results["heuristics"], key=lambda h: h["both"])["opponent"]
+                 for g in present}
+    kinds = sorted(set(strongest.values()))
+    beats = all(h["both"] - sigmas * h["stderr"] > 0.5 for g in present
+                for h in g.results["heuristics"])
+    return ("`threshold:X` banks as soon as the turn total is at least X (and the bank is "
+            "legal) and keeps the most points; `expected` maximises the expected points "
+            "banked this turn, ignoring both scores. Each plays the optimal player in both "
+            "seats on common dice, so that the first player's edge cancels; \"both\" is the "
+            "optimal player's win rate over both seats. "
+            + (f"The strongest of them is `{kinds[0]}` in every game. " if len(kinds) == 1 else
+               "The strongest: " + "; ".join(f"{k} `{o}`" for k, o in strongest.items())
+               + ". ")
+            + ("Optimal play beats every one by more than "
+               f"{N('heur/sigmas', sigmas, 'int')} standard errors." if beats else
+               "Optimal play does not beat every one of them clearly."))
+
+
+def memory_cost_text(N, W, memory, game) -> str:
+    """What the crosses model's decisions cost against the exact policy,
+    under the one-level memory and under the paper sheet (as
+    ``scripts/measure_memory_model.py`` measured them)."""
+    if not memory:
+        return "Not measured for this build (`python scripts/measure_memory_model.py`)."
+    which = {"dix-mille": "dix-mille as played",
+             "dix-mille-free-keep": "the game now called `dix-mille-free-keep`"}.get(
+        game, "a version of dix-mille that none of the present rules reproduces")
+    text = ("`scripts/measure_memory_model.py` compares the model's decisions with the exact "
+            "policy over games of exact self-play, and plays the model's policy (with its "
+            "one-turn look-ahead) against the exact policy game by game over common dice, "
+            f"on {which}, under the one-level memory and under the paper sheet "
+            f"({W.tabs.peek()}).\n\n" + W.memory_table(memory, game))
+    d = memory.get("target 10000", {})
+    if "model self-play, first player wins" in d:
+        text += ("\n\nAt the full target there is no exact game to compare with. The model's "
+                 "policy played against itself on the paper sheet: the first player won "
+                 + N("memory_results/10000/selfplay", d["model self-play, first player wins"], "p4")
+                 + " ± " + N("memory_results/10000/se", d["model self-play, standard error"], "p4")
+                 + ", against the table's "
+                 + N("memory_results/10000/table", d["model table, first player win"], "p")
+                 + " under the one-level memory.")
+    return text

@@ -15,9 +15,10 @@ from solver.model.dice import FACES
 from solver.model.rules import GAMES
 from solver.study.analysis import newton_passes
 
-PUBLISHED = {"pig": 0.5305927, "farkle": 0.53487}
-"""Published first-player win probabilities: Pig (Neller and Presser 2004),
-Farkle under the Facebook rules (Busche 2016)."""
+PUBLISHED = {"pig": 0.5306}
+"""Published first-player win probabilities, to the digits published: Pig to
+100 (Neller and Presser 2004, [1]: the first player wins 53.06% under
+optimal play). The Farkle figures are :mod:`paper.builder.farkle`'s."""
 
 
 def dice_word(n: int) -> str:
@@ -48,60 +49,45 @@ class Writer:
         return ", ".join(parts)
 
     # ------------------------------------------------------------ abstract
-    def abstract(self, games, house, heuristics_edge, model_check, missing,
-                 decision_loss=None) -> str:
+    def abstract(self, games, house, model_check, cards) -> str:
         N = self.N
         said = []
         for key in ("cinq-mille", "quinze-mille", "dix-mille"):
             g = games.get(key)
-            if g is None:
-                continue
-            pct = N(f"abstract/{key}/pct", g.solution.first_player_win, "pct")
-            said.append(f"about {pct} of {key} games")
+            if g is not None:
+                said.append(f"{N(f'abstract/{key}/pct', g.solution.first_player_win, 'pct')} "
+                            f"of {key} games")
         text = ("Dix-mille, quinze-mille and cinq-mille are French dice games of the Farkle "
-                "family: a player rolls five or six dice, sets the scoring ones aside, and "
-                "either banks the turn's points or rolls the remaining dice again, losing "
-                "the turn's points if the roll scores nothing. We computed perfect play for "
-                "two players, every decision of every position, and checked it. ")
+                "family: a player rolls five or six dice, sets scoring ones aside, and either "
+                "banks the turn's points or rolls the rest again, losing the turn's points if "
+                "a roll scores nothing. We computed perfect play for two players, every "
+                "decision of every position, and checked it. ")
         if said:
-            text += ("Moving first is an advantage: when both play perfectly, the first "
-                     "player wins " + _and(said) + ". ")
+            text += ("When both play perfectly the first player wins " + _and(said) + ". ")
         if "dix-mille" in games and model_check:
             worst = max(abs(c["model"] - c["exact"]) for c in model_check)
             largest = max(c["target"] for c in model_check)
-            text += ("The dix-mille figure comes from a model of its crosses rule (a player "
-                     "with three failed turns in a row falls back to an estimate of their "
-                     "previous score, not the exact one); where the exact game can be solved, "
-                     "up to a target of " + N("abstract/model/target", largest, "pts")
-                     + " points, the model's first-player chance is within "
-                     + N("abstract/model/gap", worst, "ppabs") + " percentage points of the "
-                     "exact game's")
-            if decision_loss:
-                loss, target = decision_loss
-                text += (", but a player who follows the model's decisions against a perfect "
-                         "opponent gives up up to " + N("abstract/model/loss", loss, "ppabs")
-                         + " percentage points (measured up to "
-                         + N("abstract/model/loss_target", target, "pts") + ")")
-            text += ". "
+            text += ("The dix-mille figure comes from a model of its crosses rule; where the "
+                     "exact game can be solved, up to a target of "
+                     + N("abstract/model/target", largest, "pts") + " points, the model is "
+                     "within " + N("abstract/model/gap", worst, "ppabs") + " percentage "
+                     "points of it. ")
         if any(r["delta"] is not None for r in house):
             r = max((r for r in house if r["delta"] is not None), key=lambda r: abs(r["delta"]))
-            text += (f"Of the house rules compared, \"{r['label']}\" in {r['family']} matters most "
-                     f"to the first player ({N(_hkey(r, 'delta_pct'), r['delta'], 'pp')} "
+            text += (f"Of the house rules compared, \"{r['label']}\" in {r['family']} matters "
+                     f"most to the first player ({N(_hkey(r, 'delta_pct'), r['delta'], 'pp')} "
                      "percentage points). ")
-        if heuristics_edge:
-            g, h = heuristics_edge
-            text += ("Perfect play beats simple rules of thumb such as banking at a fixed "
-                     f"total; the closest, `{h['opponent']}` in {g.label}, still loses "
-                     f"{N(f'abstract/{g.key}/edge', h['both'], 'pct')} of its games against "
-                     "it over both seatings. ")
+        main = [(k, cards[k]["loss"]["loss"]) for k in ("cinq-mille", "quinze-mille",
+                                                        "dix-mille") if k in cards]
+        if main:
+            worst_card = max(loss for _, loss in main)
+            text += ("A strategy card a player can remember gives up at most "
+                     + N("abstract/cards/worst", worst_card, "ppabs") + " percentage points "
+                     "against perfect play in the three games. ")
         pig = games.get("pig")
         if pig:
-            text += (f"Pig, solved by the same program, gives the published "
-                     f"{N('abstract/pig/pct', pig.solution.first_player_win, 'pct')} for the "
-                     "first player. ")
-        if missing:
-            text += ("Not yet in this edition: the full tables of "
-                     + _and(sorted(missing)) + " (Section 7).")
+            text += ("The same program gives Pig's published first-player chance and the "
+                     "published figures of Farkle's rule sets.")
         return "**Abstract.** " + text
 
     # --------------------------------------------------------------- games
@@ -162,23 +148,20 @@ class Writer:
         N, one, many = self.N, [], []
         for g in games:
             s = newton_passes(g.stats)
-            k = f"{g.key}/cost/newton"
-            if s["sweeps"] == 1:
-                one.append(f"{g.label} {N(f'{k}_mean', s['mean'], 'f2')} on average "
-                           f"(at most {N(f'{k}_max', s['max'], 'int')})")
-            else:
-                many.append(f"{g.label} ran {N(f'{k}_sweeps', s['sweeps'], 'int')} sweeps, "
-                            f"{N(f'{k}_per_block', s['per_block'], 'int')} passes per block "
-                            "in all")
+            (one if s["sweeps"] == 1 else many).append((g, s))
         text = ""
         if one:
+            means = [s["mean"] for _, s in one]
             text += ("Without crosses one sweep runs Newton's method to convergence in every "
-                     "block; the turn-DP passes per block were " + "; ".join(one) + ". ")
-        if many:
-            text += ("With crosses every sweep gives each block one Newton pass (two in the "
-                     "first sweep, when the policy is still a guess), since the next sweep "
-                     "corrects its inputs anyway: " + "; ".join(many) + ".")
-        return text
+                     "block, in " + N("method/newton/mean_lo", min(means), "f2") + " to "
+                     + N("method/newton/mean_hi", max(means), "f2") + " turn-DP passes per "
+                     "block on average (at most "
+                     + N("method/newton/max", max(s["max"] for _, s in one), "int") + "). ")
+        for g, s in many:
+            text += (f"With crosses every sweep gives each block one Newton pass, since the "
+                     f"next sweep corrects its inputs anyway: {g.label} ran "
+                     f"{N(f'{g.key}/cost/newton_sweeps', s['sweeps'], 'int')} sweeps. ")
+        return text.strip()
 
     def classes_table(self, dice_checks) -> str:
         N = self.N
@@ -272,6 +255,17 @@ class Writer:
                 + table(["game", "games", "simulated", "table", "z", "turns", "seed"], rows))
 
     # -------------------------------------------------------------- results
+    def first_player_table(self, games) -> str:
+        N, rows = self.N, []
+        for g in games:
+            r = g.results["self"]
+            rows.append([g.label, N(f"{g.key}/target", g.rules.target, "pts"), self.fpw(g),
+                         N(f"{g.key}/self/turns", r["turns"], "f2")])
+        return (self.tabs.caption("The first player's chance of winning when both play "
+                                  "perfectly, and the mean number of turns of a game (both "
+                                  "players' turns, from the self-play of Section 4).")
+                + "\n\n" + table(["game", "target", "first player wins", "turns"], rows))
+
     def komi_table(self, games) -> str:
         N, rows = self.N, []
         for g in games:
@@ -317,32 +311,36 @@ class Writer:
                 + table(["game", "opponent", "games", "optimal first", "optimal second",
                          "both", "seeds"], rows, "llrrrrr"))
 
-    def house_table(self, house, not_solved) -> tuple[str, str]:
-        N, rows, bars = self.N, [], []
+    def house_table(self, house, not_solved) -> str:
+        N, rows = self.N, []
         for r in house:
             k = _hkey(r, "")
-            if r["delta"] is None:
-                rows.append([r["family"], r["label"], N(k + "p", r["p"], "p"), "-",
-                             _komi(N, k, r)])
-                continue
-            delta = N(k + "delta", r["delta"], "pp3")
-            rows.append([r["family"], r["label"], N(k + "p", r["p"], "p"), delta, _komi(N, k, r)])
-            bars.append((f"{r['family']}: {r['label']}", 100 * r["delta"], delta))
+            delta = "-" if r["delta"] is None else N(k + "delta", r["delta"], "pp3")
+            rows.append([r["family"], r["label"], N(k + "p", r["p"], "p"), delta])
         for family, label, estimate in not_solved:
             rows.append([family, label, "not solved (about "
-                         + N(f"house/{family}/{label}/estimate", estimate, "dur") + ")", "", ""])
-        text = (self.tabs.caption("The first player's win probability under each house rule, "
-                                  "at the game's own target: the change against the game as "
-                                  "played, and the fair head start.") + "\n\n"
-                + table(["game", "variant", "first player wins", "change (pp)", "head start"],
-                        rows, "llrrr"))
-        return text, F.house_rules(self.figs, bars) if bars else ""
+                         + N(f"house/{family}/{label}/estimate", estimate, "dur") + ")", ""])
+        return (self.tabs.caption("The first player's win probability under each house rule, "
+                                  "at the game's own target, and the change against the game "
+                                  "as played (dix-mille's variants with crosses: the memory "
+                                  "model, as its table).") + "\n\n"
+                + table(["game", "variant", "first player wins", "change (pp)"], rows,
+                        "llrr"))
+
+    def house_figure(self, house) -> str:
+        bars = [(f"{r['family']}: {r['label']}", 100 * r["delta"],
+                 self.N(_hkey(r, "delta"), r["delta"], "pp3"))
+                for r in house if r["delta"] is not None]
+        return F.house_rules(self.figs, bars) if bars else ""
 
     def memory_table(self, data: dict, game: str | None) -> str:
+        """The model's decisions against the exact policy: the paired loss
+        in each seat under the one-level memory and under the paper sheet."""
         N, rows = self.N, []
+        sheets = {"one-level memory": "one_level", "paper sheet": "paper"}
         needed = ["first player win, exact", "first player win, model",
                   "share of decisions that differ"] + [
-            f"model {who}: paired loss{se} (one-level memory)"
+            f"model {who}: paired loss{se} ({sheet})" for sheet in sheets
             for who in ("first", "second") for se in ("", ", standard error")]
         for name, d in data.items():
             if any(key not in d for key in needed):
@@ -350,22 +348,26 @@ class Writer:
             target = int(name.split()[-1])
             k = f"memory_results/{target}"
 
-            def loss(who):
-                return (N(f"{k}/{who}/loss", d[f"model {who}: paired loss (one-level memory)"], "ppabs")
-                        + " ± " + N(f"{k}/{who}/se", d[f"model {who}: paired loss, standard error "
-                                                        "(one-level memory)"], "ppabs"))
+            def loss(who, sheet):
+                tag = f"{k}/{sheets[sheet]}/{who}"
+                return (N(f"{tag}/loss", d[f"model {who}: paired loss ({sheet})"], "ppabs")
+                        + " ± " + N(f"{tag}/se", d[f"model {who}: paired loss, standard "
+                                                   f"error ({sheet})"], "ppabs"))
             rows.append([N(f"{k}/target", target, "pts"),
                          N(f"{k}/exact", d["first player win, exact"], "p"),
                          N(f"{k}/model", d["first player win, model"], "p"),
                          N(f"{k}/differ", d["share of decisions that differ"], "pct3"),
-                         loss("first"), loss("second")])
-        return (self.tabs.caption("What the crosses model costs, measured by "
-                                  "`scripts/measure_memory_model.py`"
-                                  + (f" on `{game}`" if game else "")
-                                  + " (losses in percentage points of win probability).")
+                         *(loss(who, sheet) for sheet in sheets for who in ("first", "second"))])
+        return (self.tabs.caption("What the crosses model's decisions cost a player who follows "
+                                  "them against the exact policy"
+                                  + (f" (`{game}`)" if game else "")
+                                  + ", in percentage points of win probability, playing first "
+                                  "and second, under the one-level memory and on the paper "
+                                  "sheet.")
                 + "\n\n"
                 + table(["target", "first player: exact", "model", "decisions that differ",
-                         "loss playing first", "loss playing second"], rows))
+                         "first (one level)", "second (one level)", "first (paper sheet)",
+                         "second (paper sheet)"], rows))
 
     def model_check_table(self, checks) -> str:
         N, rows = self.N, []
@@ -390,8 +392,4 @@ def _and(items) -> str:
 def _hkey(r, what) -> str:
     return f"house/{r['family']}/{r['label']}/{what}"
 
-
-def _komi(N, k, r) -> str:
-    kk = r.get("komi")
-    return N(k + "komi", kk["h"], "pts") if kk else "none"
 
