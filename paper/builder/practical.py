@@ -75,6 +75,12 @@ def _smallest(rule, n):
     return None if r is None else r.smallest
 
 
+def _smallest_by_dice(rule, dice) -> dict:
+    """The smallest total of each number of ``dice`` that has one."""
+    found = {n: _smallest(rule, n) for n in dice}
+    return {n: t for n, t in found.items() if t is not None}
+
+
 def dice_rule(N, g) -> str:
     """Dice before points: the smallest bank at level scores, few dice
     against many."""
@@ -82,8 +88,7 @@ def dice_rule(N, g) -> str:
     if level is None:
         return ""
     name, me, _, rule = level
-    banks = {n: _smallest(rule, n) for n in range(1, g.rules.dice + 1)}
-    banks = {n: t for n, t in banks.items() if t is not None}
+    banks = _smallest_by_dice(rule, range(1, g.rules.dice + 1))
     if len(banks) < 2:
         return ""
     few, many = min(banks), max(banks)
@@ -120,8 +125,7 @@ def offer_or_keep_rule(N, g, entry: dict) -> str:
     take = next((t for t in g.results.get("take", []) if t[0] == "level"), None)
     if take is not None:
         name, me, _, rule = take
-        taken = {n: _smallest(rule, n) for n in sorted(rule)}
-        taken = {n: t for n, t in taken.items() if t is not None}
+        taken = _smallest_by_dice(rule, sorted(rule))
         if len(taken) >= 2:
             one, most = min(taken), max(taken)
             k = f"{g.key}/take/{name}"
