@@ -139,11 +139,7 @@ class Advisor:
     def _start(self, me, opp) -> tuple[tuple, int | None]:
         """The turn start with me to move: ``(key, zero_to)``, ``key`` the
         player states, me first, then the opponents in seat order."""
-        opps = list(opp) if isinstance(opp, (list, tuple)) else [opp]
-        if len(opps) != self.players - 1:
-            raise UsageError(f"the table is for {self.players} players: give "
-                             f"{self.players - 1} opponent{'s' if self.players > 2 else ''} "
-                             f"(--opp in seat order after you), not {len(opps)}")
+        opps = self._opponents(opp)
         m, zero_to = player_state(self.rules, self.space, me, "my")
         names = ["opponent"] if len(opps) == 1 else \
             [f"opponent {i + 1}" for i in range(len(opps))]
@@ -256,14 +252,19 @@ class Advisor:
         return Advice([_choice("keep", wins, keep=kept, then=then, points=points)
                        for kept, points, wins, then in options], position=position)
 
-    def _opps(self, opp) -> list[int]:
-        """The opponents' scores, in seat order after me (one per other player)."""
-        opps = [_score(o) for o in (opp if isinstance(opp, (list, tuple)) else [opp])]
+    def _opponents(self, opp) -> list:
+        """The opponents (scores or lines) in seat order after me, one per
+        other player, or a UsageError."""
+        opps = list(opp) if isinstance(opp, (list, tuple)) else [opp]
         if len(opps) != self.players - 1:
             raise UsageError(f"the table is for {self.players} players: give "
-                             f"{self.players - 1} opponents (--opp in seat order after you), "
-                             f"not {len(opps)}")
+                             f"{self.players - 1} opponent{'s' if self.players > 2 else ''} "
+                             f"(--opp in seat order after you), not {len(opps)}")
         return opps
+
+    def _opps(self, opp) -> list[int]:
+        """The opponents' scores, in seat order after me."""
+        return [_score(o) for o in self._opponents(opp)]
 
     def take_or_fresh(self, me, opp, offer: int, offer_dice: int) -> Advice:
         """At a turn start: take over ``offer`` points with ``offer_dice``
