@@ -252,7 +252,7 @@ def test_the_builder_runs_the_tests_reference_cases():
     """The builder compares the fast solver with the tests' reference solver
     (tests/test_reference.py, loaded from its file): on a small case they
     agree to 1e-9, as the paper says."""
-    from paper.builder.build import run_reference_cases
+    from paper.builder.checks import run_reference_cases
     [row] = run_reference_cases(["pig-30"])
     assert row["case"] == "pig-30" and row["states"] == 30
     assert row["start_error"] < 1e-9 and row["take_error"] is None

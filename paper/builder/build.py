@@ -29,38 +29,29 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import itertools
 import json
-import math
 import sys
 import time
 import zlib
-from collections import Counter
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from paper.builder import cache, pdf, sections
+from paper.builder.checks import dice_checks, run_reference_cases
 from paper.builder.format import Numbers, Tables, fill, stray_digits
 from solver import __version__
 from solver.cards.store import stored_cards
 from solver.engine.solution import Solution
-from solver.model.dice import FACES, keep_table, odds, rolls
 from solver.model.rules import GAMES, Rules
-from solver.sim.simulate import simulate
+from solver.sim.simulate import match, simulate
 from solver.study import analysis
 from solver.tables.estimates import estimated_solve_seconds
 from solver.tables.files import read_info, read_table
 from solver.tables.machine import machine
 from solver.tables.make import solve_game
 from solver.tables.paths import default_path, table_name
-
-try:                                        # both seatings on common dice, where available
-    from solver.sim.simulate import match
-except ImportError:
-    match = None
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository: the builder reads ``tables/``, ``tests/`` and
@@ -227,72 +218,6 @@ def stale(path: Path, rules: Rules, log) -> bool:
     return False
 
 
-# ----------------------------------------------------------------- checks
-
-def brute_zero_rolls(rules: Rules, n: int) -> Fraction:
-    """Zero-roll probability of ``n`` dice over all 6**n ordered rolls, from
-    the scoring table alone (some face count scores, or a whole straight)."""
-    zero = 0
-    for roll in itertools.product(FACES, repeat=n):
-        counts = Counter(roll)
-        scores = any(k <= len(rules.scoring[f - 1]) and rules.scoring[f - 1][k - 1] > 0
-                     or (f, k) in rules.instant_wins
-                     for f, c in counts.items() for k in range(1, c + 1))
-        straight = any(all(counts[f] >= 1 for f in faces) for faces, _ in rules.straights)
-        zero += not (scores or straight)
-    return Fraction(zero, 6 ** n)
-
-
-def dice_checks() -> list[dict]:
-    out = []
-    for name in ("pig", "cinq-mille", "dix-mille", "quinze-mille"):
-        rules = GAMES[name]
-        for row in odds(rules):
-            n = row["dice"]
-            out.append({"name": name, "n": n, "zero": row["zero"],
-                        "brute": brute_zero_rolls(rules, n), "hot": row["hot"],
-                        "best": row["best_points"], "rolls": len(rolls(n)),
-                        "classes": len(keep_table(rules).roll_prob[n])})
-    return out
-
-
-def from_tests(name: str):
-    """``tests/NAME.py`` as a module (the reference solvers and their
-    comparisons are the tests' code, not the package's): loaded from its
-    file, into ``sys.modules`` under its name, where the tests' own imports
-    of each other and numba's cache find it."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def run_reference_cases(cases) -> list[dict] | None:
-    """``tests/test_reference.py``'s comparison of the fast solver with the
-    reference one (``tests/reference_solver.py``) at each case."""
-    try:
-        from_tests("reference_solver")       # test_reference imports it by name
-        ref = from_tests("test_reference")
-    except Exception as error:          # pytest or the reference solver missing
-        print(f"reference solver not available: {error}", file=sys.stderr)
-        return None
-    out = []
-    for case in cases:
-        fast, slow = ref.fast(case), ref.reference(case)
-        out.append({"case": case, "states": fast.space.size, "sweeps": slow.sweeps,
-                    "start_error": ref.start_error(fast, slow),
-                    "take_error": ref.takeover_error(fast, slow)
-                    if fast.rules.has_takeover else None})
-    return out
-
-
 # ------------------------------------------------------------- simulation
 
 def games_for(game: Game, base: int, quick: bool) -> int:
@@ -338,24 +263,12 @@ def heuristics(game: Game, quick: bool) -> list[dict]:
     out = []
     for opponent in [f"threshold:{x}" for x in xs] + ["expected"]:
         seed = seed_of(f"{game.key}/optimal against {opponent}")
-        if match is not None:
-            # Both seatings on common dice: the two halves share their luck.
-            r = match(rules, "optimal", opponent, n, seed=seed, solution=game.solution,
-                      one_level=bool(rules.crosses))
-            out.append({"opponent": opponent, "games": n, "first": r.win_first,
-                        "second": r.win_second, "both": r.win_mean, "stderr": r.win_mean_se,
-                        "seeds": (seed,), "common_dice": True})
-            continue
-        seeds = (seed, seed_of(f"{game.key}/{opponent} against optimal"))
-        first = simulate(rules, "optimal", opponent, n, seed=seeds[0], solution=game.solution,
-                         one_level=bool(rules.crosses))
-        second = simulate(rules, opponent, "optimal", n, seed=seeds[1], solution=game.solution,
-                          one_level=bool(rules.crosses))
-        done1, done2 = n - first.unfinished, n - second.unfinished
-        p = (first.wins_a + second.wins_b) / (done1 + done2)
-        out.append({"opponent": opponent, "games": n, "first": first.wins_a / done1,
-                    "second": second.wins_b / done2, "both": p, "seeds": seeds,
-                    "stderr": math.sqrt(p * (1 - p) / (done1 + done2)), "common_dice": False})
+        # Both seatings on common dice: the two halves share their luck.
+        r = match(rules, "optimal", opponent, n, seed=seed, solution=game.solution,
+                  one_level=bool(rules.crosses))
+        out.append({"opponent": opponent, "games": n, "first": r.win_first,
+                    "second": r.win_second, "both": r.win_mean, "stderr": r.win_mean_se,
+                    "seeds": (seed,), "common_dice": True})
     return out
 
 

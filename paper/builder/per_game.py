@@ -42,7 +42,6 @@ def banking(W, g, explained: set) -> str:
         text += (f" Over every pair of scores and number of dice, "
                  f"{N(f'{g.key}/not_threshold', bad / cells, 'pct')} of the banks are not a "
                  "threshold.")
-    text += few_and_many(N, g)
     g.results["bank_table_ref"] = ref
     out = [text, W.decision_table(g, g.results["bank"], "bank", range(1, D + 1),
                                   f"{g.label}: turn totals banked, by dice in hand.")]
@@ -65,25 +64,6 @@ def bank_map(W, g) -> str:
     note += "; both players without crosses" if g.rules.crosses else ""
     return F.bank_map(W.figs, g.key, g.label, g.rules.unit, scores, smallest,
                       plain_scores(g.solution.space), note)
-
-
-def few_and_many(N, g) -> str:
-    """The level situation: the smallest bank with one die against the
-    most dice a bank can leave unset."""
-    level = next((b for b in g.results["bank"] if b[0] == "level"), None)
-    if level is None:
-        return ""
-    name, me, opp, rule = level
-    many = g.rules.dice - 1
-    one, lots = rule[1].smallest, rule[many].smallest
-    if one is None or lots is None or lots == one:
-        return ""
-    k = f"{g.key}/bank/{name}"
-    return (f" At {N(f'{k}/me', me, 'pts')} each, optimal play banks with one die from "
-            f"{N(f'{k}/1/0/lo', one * g.rules.unit, 'pts')}, and with "
-            f"{N(f'{k}/dice_many', many, 'int')} dice "
-            + ("only from " if lots > one else "already from ")
-            + f"{N(f'{k}/{many}/0/lo', lots * g.rules.unit, 'pts')}.")
 
 
 def bands(N, g, first: bool) -> str:
