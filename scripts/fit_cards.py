@@ -47,7 +47,12 @@ def main(argv=None) -> int:
     parser.add_argument("--sampled", type=int, default=0, metavar="GAMES",
                         help="with --simple-only: measure each rule over this many sampled "
                         "games (the sum of its regrets, with a standard error) instead of "
-                        "exactly, where an exact evaluation takes hours")
+                        "exactly, where an exact evaluation takes hours; else search the card "
+                        "by its decisions over this many games a set, at the game's own rules, "
+                        "and measure it over --measure-games games")
+    parser.add_argument("--measure-games", type=int, default=100_000, metavar="GAMES",
+                        help="with --sampled: the games that measure the card searched and the "
+                        "best card played (default 100,000)")
     parser.add_argument("--card-only", action="store_true",
                         help="measure the card alone and keep the simple rules as stored, to "
                         "measure later with --simple-only (where each evaluation takes half an "
@@ -66,6 +71,7 @@ def main(argv=None) -> int:
             fields=args.fields.split(",") if args.fields else None,
             from_stored=args.from_stored, changes=parse_set(args.set),
             simple_only=args.simple_only, resume=args.resume, sampled=args.sampled,
+            measure_games=args.measure_games,
             card_only=args.card_only, fit_target=args.fit_target, fit_floor=args.fit_floor,
             from_card=args.from_card)
         for name in args.games:
@@ -86,6 +92,8 @@ def main(argv=None) -> int:
                            + (f" +- {100 * v['stderr']:.2f} (sampled)" if "stderr" in v else "")
                            for k, v in entry["simple"].items())
         given_up = f"{100 * loss['loss']:.2f}" if loss else "-"
+        if loss and "stderr" in loss:
+            given_up += f" +- {100 * loss['stderr']:.2f} (sampled)"
         print(f"| {name} | {given_up} | {seats} | {simple} |")
     return 0
 

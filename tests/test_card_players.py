@@ -216,15 +216,53 @@ def test_advise_and_the_bots_with_three_players_play_the_card_for_three(pig_thre
     assert json.loads(out.stdout)["card"]["action"] == ("bank" if banks else "roll")
 
 
-def test_a_card_and_the_table_evaluated_below_zero():
+def test_a_card_and_the_table_evaluated_below_zero(monkeypatch):
     """The exact evaluation of a policy (solver.cards.seat_value) with
     scores below 0 (Farkle's penalty): the table played as a policy gives
     the table's own chances, and a card (farkle-acg2017's) gives up
-    something in each seat."""
+    something in each seat, which its sampled regret estimates and the
+    simulator's card policy plays."""
     rules = dataclasses.replace(get_rules("farkle-acg2017"), crosses=3, fall_penalty=200,
                                 floor=-200).with_target(400)
     two = solve_game(rules)
     first = two.first_player_win
     assert card_seat_values(two, None) == pytest.approx([first, 1 - first], abs=1e-12)
-    seats = card_seat_values(two, card_for(get_rules("farkle-acg2017"))[0])
+    card = card_for(get_rules("farkle-acg2017"))[0]
+    seats = card_seat_values(two, card)
     assert seats[0] < first and seats[1] < 1 - first
+    # The sampled regret (how farkle-facebook's and zilch's cards are
+    # measured at their own rules) agrees with the exact loss below 0 too.
+    from solver.cards.regret import card_regret
+    sampled, stderr = card_regret(two, card, 3000, seed=5).loss()
+    assert abs(sampled - (0.5 - seats.mean())) <= 4 * stderr
+    assert stderr < 0.1 * (0.5 - seats.mean())     # close enough to tell a wrong loss
+    # And the simulator's card plays it so: its chance in each seat over
+    # 40,000 games is the exact evaluation's within four standard errors.
+    from solver.cards import store
+    from solver.sim.simulate import simulate
+    monkeypatch.setattr(store, "card_for", lambda *args, **kwargs: card_for(
+        get_rules("farkle-acg2017")))
+    first_seat = simulate(rules, "card", "optimal", 40000, seed=3, solution=two)
+    second_seat = simulate(rules, "optimal", "card", 40000, seed=4, solution=two)
+    assert abs(first_seat.win_rate_a - seats[0]) <= 4 * first_seat.stderr
+    assert abs(1 - second_seat.win_rate_a - seats[1]) <= 4 * second_seat.stderr
+
+
+def test_with_a_final_round_the_n_player_evaluation_reads_the_last_turns():
+    """A card's N-player evaluation with a final round (Pig to 25 with one):
+    with two players it is the two-player evaluation (policies and last
+    turns built another way); with three, the table evaluated as a policy
+    is the table, and the card's bank past the target (``past_lead_all``,
+    Pig's one die being every die) is read: banking only 20 ahead past
+    the target wins more in every seat than banking at once, where the
+    next players' last turns pass a small lead easily."""
+    rules = dataclasses.replace(get_rules("pig", 25), final_round=True)
+    at_once, ahead = (Card(rules.name, (8,), past_lead=lead, past_lead_all=lead)
+                      for lead in (0, 20))
+    two = solve_players(rules, 2, space=player_space(rules, "exact"))
+    for card in (at_once, ahead):
+        assert card_seat_values_n(two, card) == pytest.approx(
+            card_seat_values(solve_game(rules), card), abs=1e-10)
+    three = solve_players(rules, 3, space=player_space(rules, "exact"))
+    assert card_seat_values_n(three, None) == pytest.approx(three.seat_wins, abs=1e-12)
+    assert np.all(card_seat_values_n(three, ahead) > card_seat_values_n(three, at_once) + 0.01)

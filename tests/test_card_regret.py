@@ -452,3 +452,42 @@ def test_the_card_then_the_table_with_take_over_and_falls():
         card_seat_values(table, None), abs=1e-12)
     assert 0.5 - card_seat_values(table, card, table_within=500).mean() < \
         0.5 - card_seat_values(table, card).mean()
+
+
+def test_a_card_searched_and_measured_over_sampled_games_is_stored_with_its_error(
+        tmp_path, monkeypatch):
+    """``scripts/fit_cards.py GAME --sampled N`` (farkle-facebook's and
+    zilch's cards, whose exact evaluation at their own rules takes hours):
+    the search scores its moves over sampled decisions at the game's own
+    rules and the card is measured over ``measure_games`` games of other
+    dice. On Pig (exact evaluation in a second) the stored loss is the
+    exact one within four of its standard errors, each seat's within four
+    of the seat's own, and the card's first line says it was sampled."""
+    import json
+
+    from solver.cards import store
+    from solver.cards.fit import stored as fit_stored_module
+    from solver.cards.fit.stored import FitOptions, fit_stored
+    from solver.tables.load import load_table
+    cards_file = tmp_path / "cards.json"
+    # Without Pig's stored card, which the sampled one would have to beat.
+    cards_file.write_text(json.dumps({name: entry for name, entry in
+                                      store.stored_cards().items() if name != "pig"}))
+    monkeypatch.setattr(store, "CARDS_FILE", cards_file)
+    monkeypatch.setattr(fit_stored_module, "CARDS_FILE", cards_file)
+    rules = get_rules("pig")
+    options = FitOptions(sampled=400, rounds=1, measure_games=4000,
+                         changes={"bank1": 15}, card_only=True)
+    assert "--sampled 400 --measure-games 4000" in options.command("pig")
+    fit_stored("pig", options)
+    loss = store.stored_cards()["pig"]["loss"]
+    assert loss["sampled_games"] == 4000 and loss["command"] == options.command("pig")
+    card = Card.from_dict(store.stored_cards()["pig"]["card"])
+    exact = card_seat_values(load_table(rules), card)
+    assert 0 < loss["stderr"] < 0.002
+    assert abs(loss["loss"] - (0.5 - exact.mean())) <= 4 * loss["stderr"]
+    for seat, (estimate, value) in enumerate(zip(loss["seats"], exact)):
+        assert abs(estimate - value) <= 4 * np.sqrt(2) * loss["stderr"], seat
+    first_line = card_text(card, rules, loss).splitlines()[0]
+    assert f"gives up {100 * loss['loss']:.2f} ± {100 * loss['stderr']:.2f} points" in \
+        first_line and first_line.endswith("(sampled)")

@@ -67,11 +67,14 @@ def test_the_cards_page_gives_the_stored_losses():
     (solver/cards/cards.json): each game's loss to three decimals and its
     seats to one."""
     from solver.cards.store import stored_cards
-    table = re.findall(r"^\| ([\w-]+) \| ([\d.]+) \| ([\d.]+)% / ([\d.]+)% \|",
+    table = re.findall(r"^\| ([\w-]+) \| ([\d.]+)(?: ± ([\d.]+) \(sampled\))? \| "
+                       r"([\d.]+)% / ([\d.]+)% \|",
                        (ROOT / "docs" / "cards.md").read_text(), flags=re.M)
     assert table
     cards = stored_cards()
-    for game, loss, first, second in table:
+    for game, loss, stderr, first, second in table:
         stored = cards[game]["loss"]
         assert loss == f"{100 * stored['loss']:.3f}", game
+        # A loss measured over sampled games is given with its error.
+        assert stderr == (f"{100 * stored['stderr']:.3f}" if "stderr" in stored else ""), game
         assert (first, second) == tuple(f"{100 * s:.1f}" for s in stored["seats"]), game

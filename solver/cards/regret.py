@@ -129,6 +129,11 @@ class Regret:
         """The estimated loss and its standard error."""
         return _mean_and_error(self.per_game)
 
+    def seat_losses(self) -> tuple[float, float]:
+        """The mean regret of the games the card's player moved first (the
+        even games) and of those it moved second."""
+        return (float(np.mean(self.per_game[0::2])), float(np.mean(self.per_game[1::2])))
+
     def loss_far_from_end(self) -> tuple[float, float]:
         """The regret of the decisions far from the end, and its standard
         error: the loss of a player who plays the card until either player

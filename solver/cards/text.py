@@ -238,7 +238,11 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     card = card.at_target(rules)
     lines = [f"{rules.name}: strategy card (two players)" if players == 2 else
              f"{rules.name}: strategy card ({players} players; the other player is the leader)"]
-    if loss:
+    if loss and "stderr" in loss:
+        # Measured over sampled games, where an exact evaluation takes hours.
+        lines[0] += (f"; gives up {100 * loss['loss']:.2f} ± {100 * loss['stderr']:.2f} "
+                     "points of 100 against perfect play (sampled)")
+    elif loss:
         lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
                      "play")
     if loss and then_table:

@@ -95,7 +95,7 @@ def cmd_advise(args):
 
 def cmd_simulate(args):
     from solver.sim.policies import parse_policy
-    from solver.sim.simulate import MAX_GAMES, check_simulated, simulate
+    from solver.sim.simulate import MAX_GAMES, simulate
     from solver.sim.simulate_n import seat_policies
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be 1 to {MAX_GAMES:,}, not {args.games:,}")
@@ -103,7 +103,6 @@ def cmd_simulate(args):
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
-    check_simulated(rules, seats if seats is not None else (args.a, args.b))
     if seats is not None:
         return _simulate_seats(args, rules, seats)
     policies = [parse_policy(args.a), parse_policy(args.b)]

@@ -111,17 +111,6 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
         raise UsageError(f"the seed must be 0 or more, not {seed}")
 
 
-def check_simulated(rules: Rules, policies=()) -> None:
-    """A UsageError for what the game loops do not play yet: the card
-    policy with a fall that costs points (its tables,
-    :class:`solver.sim.policies.CardCache`, hold scores from 0; a final round
-    it plays). Both loops play both rules with every other policy."""
-    if not rules.fall_penalty:
-        return
-    if any(parse_policy(p).kind == "card" for p in policies):
-        raise UsageError(f"{rules.name}: simulate does not play the card policy with a "
-                         f"fall_penalty yet")
-
 # ------------------------------------------------------------------ driver
 
 @dataclass
@@ -204,7 +193,6 @@ class _Machine:
         self.rules = rules
         self.turn_rules = TurnRules.of(rules)
         self.policies = (parse_policy(policy_a), parse_policy(policy_b))
-        check_simulated(rules, self.policies)
         self.last_turn = last_turn_tables(rules)
         self.dice: DiceTables = dice_tables(rules)
         self.store = TableStore(rules, 2, self.policies)

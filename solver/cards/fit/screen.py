@@ -87,11 +87,17 @@ def play(solution, card: Card, games: int, seeds) -> tuple[list, list[tuple[floa
 
 
 def screen(solution, card: Card, names, games: int, plays: int, seeds=(1, 2),
-           say=lambda text: None) -> Card:
+           say=lambda text: None, played: list | None = None) -> Card:
     """``plays`` times: the card plays its games (:func:`play`) and
-    :func:`search` moves its fields over them; the card it ends with."""
+    :func:`search` moves its fields over them; the card it ends with.
+    ``played``, if given, gets each card that played with its sampled loss
+    over the first seed's games, ``(loss, card)``: a search may move a card
+    to one that gives up more in its own games (it fits the decisions of
+    the games before), so a caller may measure the best of them too."""
     for number in range(1, plays + 1):
         sets, losses = play(solution, card, games, seeds)
+        if played is not None:
+            played.append((losses[0][0], card))
         say(f"play {number}: the card gives up " + " / ".join(
             f"{100 * loss:.3f} ± {100 * error:.3f}" for loss, error in losses) +
             f" points over {games:,} games")

@@ -35,6 +35,16 @@ evaluation). Where a simple rule's exact evaluation takes hours
 played by the rule against the table
 (:func:`solver.cards.regret.card_regret`: the sum of its regrets, an
 unbiased estimate of the exact loss, stored with its standard error).
+Where even the card's one measurement at the game's own rules takes hours
+(farkle-facebook and zilch: the floor's 2,500 points below zero and the
+penalty's falls), :attr:`FitOptions.sampled` without ``simple_only``
+searches by sampled decisions (:func:`solver.cards.fit.screen.screen`,
+``rounds`` plays of that many games a set) at the game's own rules, and
+measures the card it ends with, and the card that gave up least in the
+games it played, over :attr:`FitOptions.measure_games` games of the same
+dice: the loss stored is that estimate, with its
+standard error and the seats' estimates (the table's chance of each seat
+less the card's regret in the games it played from that seat).
 
 Each game's entry (card, loss, seats, the fields any search has moved
 since the first guess, the simple rules' losses, the command that made
@@ -136,6 +146,9 @@ class FitOptions:
     sampled: int = 0
     card_only: bool = False
     fit_target: int | None = None
+    measure_games: int = 100_000
+    """With ``sampled`` (the card's search): the games that measure the
+    card searched, and the best card played, at the game's own rules."""
     fit_floor: int | None = None
     """Fit on the game's rules with this floor (points, 0 or below; a game
     with a penalty), then measure at the game's own (module docstring)."""
@@ -157,10 +170,13 @@ class FitOptions:
 
     def check(self, name: str) -> None:
         """Refuse what cannot be done for game ``name``."""
-        if self.sampled and not self.simple_only:
-            raise UsageError("--sampled measures the simple rules: use it with --simple-only")
-        if self.sampled < 0:
-            raise UsageError(f"--sampled takes a number of games, not {self.sampled}")
+        if self.sampled < 0 or self.measure_games < 2:
+            raise UsageError("--sampled and --measure-games take a number of games, not "
+                             f"{min(self.sampled, self.measure_games)}")
+        if self.sampled and not self.simple_only and (self.fit_target or
+                                                      self.fit_floor is not None):
+            raise UsageError("--sampled searches at the game's own rules: not with "
+                             "--fit-target or --fit-floor")
         unknown_fields(get_rules(name), list(self.fields or []) + list(self.changes))
         if self.from_stored and name not in stored_cards():
             raise UsageError(f"{name} has no stored card to start from")
@@ -182,6 +198,8 @@ class FitOptions:
                 + (f" --fit-floor {self.fit_floor}" if self.fit_floor is not None else "")
                 + (f" --rounds {self.rounds}" if self.rounds != 6 else "")
                 + (f" --tol {self.tol:g}" if self.tol != 1e-12 else "")
+                + (f" --sampled {self.sampled} --measure-games {self.measure_games}"
+                   if self.sampled else "")
                 + (f" --fields {','.join(self.fields)}" if self.fields else "")
                 + (" --from-stored" if self.from_stored else "")
                 + (f" --from-card {self.from_card}" if self.from_card else "")
@@ -201,7 +219,6 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
     """Fit game ``name``'s card (or, with ``simple_only``, measure its
     simple rules) as ``options`` say, and store it (module docstring).
     ``log(text)`` hears the search's progress and why a card is not stored."""
-    from solver.cards.seat_value import card_seat_values
     options.check(name)
     cards = stored_cards()
     rules = get_rules(name)
@@ -227,16 +244,10 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
         measure_simple(solution, stored or first_guess(solution), options.tol,
                        entry["simple"], lambda: save(name, entry), options.sampled)
         return
-    solution = load_table(fit_rules, other_floor)
-    def progress(step):
-        # Each move tried, with the best loss so far: a fit of an hour is
-        # watched (its log says how far it is).
-        log(f"{name}: round {step.round}, move {step.tried} of {step.moves}: loss "
-            f"{step.loss:.5f} after {step.evaluations} evaluations, "
-            f"{time.perf_counter() - started:.0f} s")
-    card, loss, evaluations, seats = fit(solution, options.rounds,
-                                         lambda text: log(f"{name}: {text}"), options.tol,
-                                         fields, start, progress=progress)
+    card, measured, evaluations = (
+        _search_sampled(name, rules, start, options, log) if options.sampled else
+        _search_exact(name, rules, fit_rules, start, options, started, log))
+    solution, loss, seats = measured.solution, measured.loss, measured.seats
     # Read again: another run may have stored a better card meanwhile.
     stored = stored_cards().get(name, {})
     # Every field a search has moved since the first guess: this run's
@@ -246,18 +257,10 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
                       | set(fields or fields_to_fit(rules) if options.rounds else []))
     if options.rounds and card == start and not changes:
         log(f"{name}: no better card found; solver/cards/cards.json keeps the stored one")
-        stored["loss"]["searched"] = searched
-        save(name, stored)
+        if stored:
+            stored["loss"]["searched"] = searched
+            save(name, stored)
         return
-    if fit_rules != rules:
-        # The card fitted, said before the measurement at the game's own
-        # rules (the long part, where a penalty's floor is deep).
-        log(f"{name}: fitted to {fit_rules.target:,} (floor {fit_rules.floor:,}): loss "
-            f"{100 * loss:.3f} points there, seats {seats[0]:.5f} / {seats[1]:.5f}; measuring it "
-            f"at {rules.target:,} (floor {rules.floor:,}): {card.to_dict()}")
-        solution = load_table(rules)
-        seats = card_seat_values(solution, card, tol=options.tol)
-        loss = 0.5 - float(np.mean(seats))
     was = stored.get("loss", {})
     if start and was.get("target") == rules.target and loss >= was.get("loss", np.inf):
         # Fitted at a smaller target, or changed by --set: a card replaces
@@ -271,12 +274,13 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
     simple = stored.get("simple", {}) if options.card_only else {}
     # The cards fitted for more players stay; what this card gives up with
     # them is to be measured again.
-    kept = {players: {"fitted": measured["fitted"]}
-            for players, measured in stored.get("players", {}).items()
-            if "fitted" in measured}
+    kept = {players: {"fitted": with_players["fitted"]}
+            for players, with_players in stored.get("players", {}).items()
+            if "fitted" in with_players}
     cards[name] = {"card": card.to_dict(),
                    "loss": {"loss": loss, "target": rules.target,
                             "seats": [float(v) for v in seats],
+                            **measured.sampled,
                             "evaluations": evaluations,
                             "searched": searched,
                             "fitted_at": fit_rules.target,
@@ -293,4 +297,83 @@ def fit_stored(name: str, options: FitOptions, log=lambda text: None) -> None:
     save(name, cards[name])
     if options.card_only:
         return
-    measure_simple(solution, card, options.tol, simple, lambda: save(name, cards[name]))
+    measure_simple(solution, card, options.tol, simple, lambda: save(name, cards[name]),
+                   options.measure_games if options.sampled else 0)
+
+
+@dataclass
+class Measured:
+    """A card's loss at the game's own rules, and its seats, against
+    ``solution`` (the game's table); ``sampled``: how it was sampled
+    (stored beside the loss), empty where exact."""
+    solution: object
+    loss: float
+    seats: np.ndarray
+    sampled: dict = field(default_factory=dict)
+
+
+def _search_exact(name, rules, fit_rules, start, options, started, log):
+    """The exact search at the fit rules, then the card measured exactly at
+    the game's own: (card, :class:`Measured`, evaluations)."""
+    from solver.cards.seat_value import card_seat_values
+    other_floor = fit_rules.floor != rules.floor
+    solution = load_table(fit_rules, other_floor)
+
+    def progress(step):
+        # Each move tried, with the best loss so far: a fit of an hour is
+        # watched (its log says how far it is).
+        log(f"{name}: round {step.round}, move {step.tried} of {step.moves}: loss "
+            f"{step.loss:.5f} after {step.evaluations} evaluations, "
+            f"{time.perf_counter() - started:.0f} s")
+    card, loss, evaluations, seats = fit(solution, options.rounds,
+                                         lambda text: log(f"{name}: {text}"), options.tol,
+                                         options.fields, start, progress=progress)
+    if fit_rules != rules:
+        # The card fitted, said before the measurement at the game's own
+        # rules (the long part, where a penalty's floor is deep).
+        log(f"{name}: fitted to {fit_rules.target:,} (floor {fit_rules.floor:,}): loss "
+            f"{100 * loss:.3f} points there, seats {seats[0]:.5f} / {seats[1]:.5f}; measuring it "
+            f"at {rules.target:,} (floor {rules.floor:,}): {card.to_dict()}")
+        solution = load_table(rules)
+        seats = card_seat_values(solution, card, tol=options.tol)
+        loss = 0.5 - float(np.mean(seats))
+    return card, Measured(solution, loss, seats), evaluations
+
+
+MEASURE_SEED = 7
+"""The dice of a sampled measurement: not the search's (seeds 1 and 2), so
+that the card is not measured on the games it was fitted to."""
+
+
+def _search_sampled(name, rules, start, options, log):
+    """The search by sampled decisions at the game's own rules, then the
+    card it ends with and the card that gave up least in the games it
+    played (its start, where no move paid) measured over the same
+    ``measure_games`` games: the better of the two, (card,
+    :class:`Measured`, 0 evaluations)."""
+    from solver.cards.fit.screen import screen
+    from solver.cards.regret import card_regret
+    solution = load_table(rules)
+    start = start or first_guess(solution)
+    played = []
+    card = screen(solution, start, options.fields or fields_to_fit(rules), options.sampled,
+                  options.rounds, say=lambda text: log(f"{name}: {text}"), played=played)
+    # The card the search ends with and the one that gave up least in its
+    # own games (the start if no move paid), measured on other dice.
+    best_played = min(played, key=lambda entry: entry[0])[1]
+    first = solution.first_player_win
+    measured = []
+    for label, candidate in (("the search's card", card), ("the best card played", best_played)):
+        if measured and candidate == card:
+            break
+        regret = card_regret(solution, candidate, options.measure_games, MEASURE_SEED)
+        loss, stderr = regret.loss()
+        first_seat, second_seat = regret.seat_losses()
+        measured.append(Measured(solution, loss, np.array([first - first_seat,
+                                                           1 - first - second_seat]),
+                                 {"stderr": stderr, "sampled_games": options.measure_games,
+                                  "seed": MEASURE_SEED}))
+        log(f"{name}: {label} gives up {100 * loss:.3f} ± {100 * stderr:.3f} points over "
+            f"{options.measure_games:,} games")
+    kept = min(range(len(measured)), key=lambda i: measured[i].loss)
+    return (card, best_played)[kept], measured[kept], 0
