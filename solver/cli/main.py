@@ -83,6 +83,9 @@ def build_parser() -> Parser:
                    help="the largest error left in any value (default 1e-12)")
     players_option(p)
     memory_option(p)
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="N players: solve on a Dask cluster, local:W (W local workers) or a "
+                        "scheduler's address, resumable (docs/cluster.md)")
     p = command("info", cmd_info, "the metadata of a table file", game=False)
     p.add_argument("file", type=Path)
     p = command("tables", cmd_tables, "every game's table: where it is, or how to make it",
@@ -348,6 +351,8 @@ def cmd_solve(args):
     from solver.tables.estimates import check_players
     from solver.tables.make import make_table
     rules = rules_of(args)
+    if args.cluster is not None and args.objective != "win":
+        raise UsageError("--cluster is for the N-player solve (--objective win)")
     if args.objective == "points":
         return _solve_for_points(args, rules)
     if args.objective == "turns":
@@ -357,7 +362,7 @@ def cmd_solve(args):
     started = time.perf_counter()
     made = make_table(rules, args.out, args.tolerance, memory,
                       progress_bar(f"solving {rules.name}"), players=args.players,
-                      say=_say, reuse=True)
+                      say=_say, reuse=True, cluster=args.cluster)
     solution, path, residual = made.solution, made.path, made.residual
     if solution is None:
         from solver.tables.files import read_table

@@ -51,11 +51,17 @@ previous player has just banked.
 Falls (crosses) send a zero turn to a lower level: then whole top-down
 sweeps repeat until the distance to the fixed point is below ``tol``, as in
 :mod:`solver.engine.two_player`, each block solved to its fixed point in every sweep.
+
+The sweeps are written once (:func:`run_sweeps`), given how to solve a
+level's blocks: here the compiled kernel, a block a thread; on a Dask
+cluster, chunks of blocks as tasks (:mod:`solver.tables.cluster`), from a
+checkpoint that lets a solve resume.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import set_parallel_chunksize
@@ -63,7 +69,13 @@ from numba import set_parallel_chunksize
 from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
 from solver.engine.final_round_n import final_round_reach_n
-from solver.engine.n_player_blocks import NEWTON_TOL, build_multi_blocks, no_plan, solve_level_n
+from solver.engine.n_player_blocks import (
+    NEWTON_TOL,
+    MultiBlocks,
+    build_multi_blocks,
+    no_plan,
+    solve_level_n,
+)
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn import pad
 from solver.engine.turn_kernel_n import MultiValues, Seats
@@ -74,78 +86,192 @@ from solver.model.turn_rules import TurnRules, rows_past_target
 
 # ---------------------------------------------------------------- the solve
 
-def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
-                  tol: float = 1e-12, max_sweeps: int = 200, progress=None) -> MultiSolution:
-    """Solve the game with ``players`` players (3 or more; two players is
-    :func:`solver.engine.two_player.solve`, which this equals there)."""
-    started = time.perf_counter()
-    space = space or player_space(rules, "exact")
-    N = players
-    seats = Seats.of(N, space)
-    blocks = build_multi_blocks(space, N)
-    target = rules.target_units
-    dice = keep_table(rules).packed()
-    turn = TurnRules.of(rules)
-    moves = space.moves()
-    takers = int(np.sum(moves.take_row >= 0))
-    take_rows = takers * seats.middle * seats.banked_states
-    take_values = np.zeros((max(take_rows, 1), target if takers else 1,
-                            max(rules.dice - 1, 1), N))
-    V = np.full((space.size ** N, N), 1.0 / N)
-    reach = final_round_reach_n(rules, space, N)
-    values = MultiValues(V, take_values, reach)
+@dataclass
+class Setup:
+    """What every sweep reads, built once from the rules: the blocks and
+    levels, the compiled turn rules, the dice, the final round's values
+    (``reach``), and the work per block (for the statistics)."""
+    rules: Rules
+    space: PlayerSpace
+    players: int
+    seats: Seats
+    blocks: MultiBlocks
+    turn: TurnRules
+    dice: object
+    moves: object
+    reach: np.ndarray
+    a_rows: int
+    has_falls: bool
+    take_shape: tuple
+    block_sizes: np.ndarray
+    block_rows: np.ndarray
+
+    @classmethod
+    def of(cls, rules: Rules, players: int, space: PlayerSpace | None = None,
+           reach: np.ndarray | None = None) -> Setup:
+        """``reach``: the final round's values where already computed
+        (:func:`solver.engine.final_round_n.final_round_reach_n`)."""
+        space = space or player_space(rules, "exact")
+        N = players
+        seats = Seats.of(N, space)
+        blocks = build_multi_blocks(space, N)
+        target = rules.target_units
+        turn = TurnRules.of(rules)
+        moves = space.moves()
+        takers = int(np.sum(moves.take_row >= 0))
+        take_rows = takers * seats.middle * seats.banked_states
+        take_shape = (max(take_rows, 1), target if takers else 1, max(rules.dice - 1, 1), N)
+        if reach is None:
+            reach = final_round_reach_n(rules, space, N)
+        # Work per node and DP pass: the rows of its turn DP (to the target
+        # for a node whose roll values are kept for take-over).
+        past = rows_past_target(turn, reach.shape[1])
+        node_rows = np.minimum(turn.rows,
+                               1 + target + past - space.score[blocks.node // seats.lead])
+        return cls(rules, space, N, seats, blocks, turn, keep_table(rules).packed(), moves,
+                   reach, pad(rules, turn.rows),
+                   bool(np.any(space.score[space.zero_next] < space.score)), take_shape,
+                   np.diff(blocks.block_start),
+                   np.add.reduceat(node_rows, blocks.block_start[:-1]))
+
+    @property
+    def levels(self) -> int:
+        return len(self.blocks.level_start) - 1
+
+    @property
+    def nodes(self) -> int:
+        return self.space.size ** self.players
+
+    def level_blocks(self, j: int) -> tuple[int, int]:
+        """The blocks ``b0 <= b < b1`` of level ``j`` (the top level is 0)."""
+        return int(self.blocks.level_start[j]), int(self.blocks.level_start[j + 1])
+
+    def block_nodes(self, b0: int, b1: int) -> np.ndarray:
+        """The nodes of blocks ``b0 <= b < b1``."""
+        return self.blocks.node[self.blocks.block_start[b0]:self.blocks.block_start[b1]]
+
+    def start_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """``V`` and ``take_values`` before the first sweep."""
+        return (np.full((self.nodes, self.players), 1.0 / self.players),
+                np.zeros(self.take_shape))
+
+    def solution(self, V: np.ndarray, take_values: np.ndarray) -> MultiSolution:
+        return MultiSolution(self.rules, self.space, self.players, V, take_values,
+                             reach=self.reach if self.rules.final_round else None)
+
+    def solve_blocks(self, values: MultiValues, b0: int, b1: int, first_sweep: bool,
+                     passes: np.ndarray, changes: np.ndarray) -> None:
+        """Policy iteration on blocks ``b0 <= b < b1`` of one level, in
+        ``values`` (the compiled kernel, a block a thread): each block reads
+        the values of higher levels, its own nodes' and, with falls, lower
+        levels' of the previous sweep, and writes only its own nodes' values
+        and take-over rows, so the blocks of a level may run in any order and
+        any grouping with the same result."""
+        solve_level_n(b0, b1, self.blocks, self.seats, self.turn, self.dice, self.moves, values,
+                      first_sweep, self.a_rows, no_plan(), passes, changes)
+
+
+@dataclass
+class SweepState:
+    """How far the sweeps have come: sweep ``sweeps`` (1 the first) is done
+    up to level ``level`` (the next to solve); ``change``, the largest move
+    of a value in it so far; the work done. What a checkpoint records
+    (:mod:`solver.tables.checkpoint`)."""
+    sweeps: int = 0
+    level: int = 0
+    sweep_changes: list = field(default_factory=list)
+    change: float = 0.0
+    total_passes: int = 0
+    rows_run: int = 0
+
+
+def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float = 1e-12,
+               max_sweeps: int = 200, progress=None, state: SweepState | None = None,
+               level_done=None) -> SweepState:
+    """The sweeps, top level first, until they converge (without falls,
+    one): ``solve_blocks(b0, b1, first_sweep, passes, changes)`` solves the
+    blocks of a level into ``solution.V`` and ``solution.take_values``
+    (:meth:`Setup.solve_blocks` here, chunks on a cluster in
+    :mod:`solver.tables.cluster`); the blocks that cycle are then settled
+    here. From ``state``, where a solve resumes, and ``level_done(state)``
+    after each level."""
+    state = state or SweepState()
+    V, blocks = solution.V, setup.blocks
     n_blocks = len(blocks.block_start) - 1
     passes = np.zeros(n_blocks, dtype=np.int64)
     changes = np.zeros(n_blocks)
-    a_rows = pad(rules, turn.rows)
-    has_falls = bool(np.any(space.score[space.zero_next] < space.score))
-    solution = MultiSolution(rules, space, N, V, take_values,
-                             reach=reach if rules.final_round else None)
-    sweeps, sweep_changes, total_passes, rows_run = 0, [], 0, 0
-    # Work per node and DP pass: the rows of its turn DP (to the target for
-    # a node whose roll values are kept for take-over).
-    past = rows_past_target(turn, reach.shape[1])
-    node_rows = np.minimum(turn.rows, 1 + target + past - space.score[blocks.node // seats.lead])
-    block_rows = np.add.reduceat(node_rows, blocks.block_start[:-1])
-    block_sizes = np.diff(blocks.block_start)
-    chunksize = set_parallel_chunksize(1)
-    try:
-        while True:
-            sweeps += 1
-            before = V.copy() if has_falls else None
+    turn, dice, moves, a_rows = setup.turn, setup.dice, setup.moves, setup.a_rows
+    while True:
+        if state.level == 0:
+            state.sweeps += 1
+            state.change = 0.0
             # A sweep settles every cycling block again (its inputs moved):
             # what the last sweep found is what the table keeps.
             solution.mixed.clear()
             solution.equilibria.clear()
-            for j in range(len(blocks.level_start) - 1):
-                b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
-                solve_level_n(b0, b1, blocks, seats, turn, dice, moves, values, sweeps == 1,
-                              a_rows, no_plan(), passes, changes)
-                total_passes += int(passes[b0:b1] @ block_sizes[b0:b1])
-                rows_run += int(passes[b0:b1] @ block_rows[b0:b1])
-                for b in np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0:
-                    settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
-                if progress is not None:
-                    done = int(blocks.block_start[b1]) + (sweeps - 1) * len(V)
-                    expected = (sweeps_expected(sweep_changes, tol, max_sweeps) if has_falls
-                                else 1)
-                    progress(done, len(V) * max(expected, sweeps))
-            if not has_falls:
-                break
-            sweep_changes.append(float(np.max(np.abs(V - before))))
-            if error_bound(sweep_changes) < tol or sweeps >= max_sweeps:
-                break
-    finally:
-        set_parallel_chunksize(chunksize)
-    solution.stats = {
-        "seconds": time.perf_counter() - started,
-        "players": N,
-        "sweeps": sweeps,
-        "sweep_changes": sweep_changes,
-        "error_bound": error_bound(sweep_changes) if has_falls else 0.0,
-        "turn_starts": len(V),
-        "turn_dp_runs": total_passes,
-        "keep_evaluations": rows_run * len(dice.keep_units),
+        for j in range(state.level, setup.levels):
+            b0, b1 = setup.level_blocks(j)
+            # Only the level's own nodes move while it is solved.
+            nodes = setup.block_nodes(b0, b1) if setup.has_falls else None
+            before = V[nodes] if setup.has_falls else None
+            solve_blocks(b0, b1, state.sweeps == 1, passes, changes)
+            state.total_passes += int(passes[b0:b1] @ setup.block_sizes[b0:b1])
+            state.rows_run += int(passes[b0:b1] @ setup.block_rows[b0:b1])
+            for b in np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0:
+                settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
+            if setup.has_falls:
+                state.change = max(state.change, float(np.max(np.abs(V[nodes] - before))))
+            state.level = j + 1
+            if progress is not None:
+                done = int(blocks.block_start[b1]) + (state.sweeps - 1) * len(V)
+                expected = (sweeps_expected(state.sweep_changes, tol, max_sweeps)
+                            if setup.has_falls else 1)
+                progress(done, len(V) * max(expected, state.sweeps))
+            if level_done is not None:
+                level_done(state)
+        if not setup.has_falls:
+            break
+        state.sweep_changes.append(state.change)
+        if error_bound(state.sweep_changes) < tol or state.sweeps >= max_sweeps:
+            break
+        state.level = 0
+    return state
+
+
+def sweep_stats(setup: Setup, state: SweepState, solution: MultiSolution,
+                seconds: float) -> dict:
+    """The solve's statistics, as the table keeps them."""
+    return {
+        "seconds": seconds,
+        "players": setup.players,
+        "sweeps": state.sweeps,
+        "sweep_changes": state.sweep_changes,
+        "error_bound": error_bound(state.sweep_changes) if setup.has_falls else 0.0,
+        "turn_starts": setup.nodes,
+        "turn_dp_runs": state.total_passes,
+        "keep_evaluations": state.rows_run * len(setup.dice.keep_units),
         "mixed_blocks": len(solution.equilibria),
     }
+
+
+def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
+                  tol: float = 1e-12, max_sweeps: int = 200, progress=None) -> MultiSolution:
+    """Solve the game with ``players`` players (3 or more; two players is
+    :func:`solver.engine.two_player.solve`, which this equals there). On a
+    Dask cluster: :func:`solver.tables.cluster.solve_players_cluster`."""
+    started = time.perf_counter()
+    setup = Setup.of(rules, players, space)
+    V, take_values = setup.start_values()
+    solution = setup.solution(V, take_values)
+    values = MultiValues(V, take_values, setup.reach)
+
+    def solve_blocks(b0, b1, first_sweep, passes, changes):
+        setup.solve_blocks(values, b0, b1, first_sweep, passes, changes)
+
+    chunksize = set_parallel_chunksize(1)
+    try:
+        state = run_sweeps(setup, solution, solve_blocks, tol, max_sweeps, progress)
+    finally:
+        set_parallel_chunksize(chunksize)
+    solution.stats = sweep_stats(setup, state, solution, time.perf_counter() - started)
     return solution

@@ -91,12 +91,15 @@ class Made:
 def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
                memory: str | None = None, progress=None, players: int = 2, *,
                say: Callable | None = None, reuse: bool = False,
-               starting: Callable | None = None) -> Made:
+               starting: Callable | None = None, cluster: str | None = None) -> Made:
     """Make the table of ``rules`` at ``out`` (default: the user's table):
     check where it goes (:func:`check_target`), take its lock (waiting for
     another process making it, ``say`` telling so), solve, check the
-    Bellman residual and write. With ``reuse``, a table that another
-    process wrote there meanwhile (of these rules and players, to this
+    Bellman residual and write. With ``cluster`` (N players), the solve runs
+    on a Dask cluster (:mod:`solver.tables.cluster`), resumable from the
+    checkpoint beside the table, removed once the table is written (and
+    not taken as this machine's solve time). With ``reuse``, a table that
+    another process wrote there meanwhile (of these rules and players, to this
     tolerance or a finer one) is taken as it is, not solved again.
     ``starting()`` runs when the solve starts. A solve that would not fit in
     memory (:func:`check_memory`) or a write that fails (a full disk) leaves
@@ -104,6 +107,9 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
     from solver.tables.files import write_table
     from solver.tables.paths import user_table_path
     path = Path(out) if out is not None else user_table_path(rules, memory, players)
+    if cluster is not None:
+        from solver.tables.cluster import check_cluster
+        check_cluster(cluster, players)
     check_memory(rules, memory, players)
     check_target(path, estimated_table_bytes(rules, memory, players))
     before = identity(path)
@@ -120,18 +126,23 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
         else:
             from solver.engine.solution_n import bellman_residual_n
             solution = solve_players_game(rules, players, memory, tol=tolerance,
-                                          progress=progress)
+                                          progress=progress, cluster=cluster, table=path)
             residual = bellman_residual_n(solution)
         try:
             write_table(solution, path, tolerance, residual)
         except OSError as error:
             raise UsageError(f"cannot write the table {path}: {error.strerror or error}; "
                              f"nothing was kept") from None
+        if cluster is not None:
+            from solver.tables.checkpoint import checkpoint_path, remove_checkpoint
+            remove_checkpoint(checkpoint_path(path))
         # What the person waited for, solve, check and write, teaches the
         # next estimate on this machine.
-        calibration.record(calibration.kind_of(rules, memory, players),
-                           estimated_solve_seconds(rules, memory, players, calibrated=False),
-                           time.perf_counter() - started)
+        if cluster is None:
+            calibration.record(calibration.kind_of(rules, memory, players),
+                               estimated_solve_seconds(rules, memory, players,
+                                                       calibrated=False),
+                               time.perf_counter() - started)
     return Made(path, solution, residual)
 
 
@@ -197,10 +208,17 @@ def _made_for(path: Path, rules: Rules, players: int, tolerance: float) -> bool:
 
 
 def solve_players_game(rules: Rules, players: int, memory: str | None = None, progress=None,
-                       tol: float = 1e-12):
-    """The N-player game, exactly (:mod:`solver.engine.n_player`)."""
+                       tol: float = 1e-12, cluster: str | None = None, table: Path | None = None):
+    """The N-player game, exactly (:mod:`solver.engine.n_player`); with
+    ``cluster``, on Dask, checkpointed beside ``table``
+    (:mod:`solver.tables.cluster`)."""
     from solver.engine.n_player import solve_players
     check_players(rules, players, memory)
+    if cluster is not None:
+        from solver.tables.checkpoint import checkpoint_path
+        from solver.tables.cluster import solve_players_cluster
+        return solve_players_cluster(rules, players, cluster, checkpoint_path(table),
+                                     player_space(rules, "exact"), tol=tol, progress=progress)
     return solve_players(rules, players, player_space(rules, "exact"), tol=tol,
                          progress=progress)
 

@@ -1,0 +1,316 @@
+"""The N-player solve on a Dask cluster (issue 70, "Beyond one machine",
+its first stage): ``farkle solve GAME --players N --cluster ADDRESS``.
+
+The sweeps are :func:`solver.engine.n_player.run_sweeps`'s, the loop the
+single-process solve runs; only the blocks of a level are solved elsewhere.
+A level's blocks are cut into chunks of about equal work, a Dask task each
+(:func:`solve_chunk`): the task maps the checkpoint's values copy-on-write
+(:mod:`solver.tables.checkpoint`), runs the same compiled kernel
+(:meth:`solver.engine.n_player.Setup.solve_blocks`) on its blocks, and
+returns its blocks' values, their take-over rows and the passes each block
+took. The client, the one writer, writes them into its read-write map,
+settles the blocks that cycle (:func:`solver.engine.equilibrium.settle_block`,
+as the single-process solve does), flushes, and records the level done.
+
+Why the bits are the same: a block reads only the values of higher levels,
+its own nodes' and (with falls) lower levels' of the previous sweep, and
+writes only its own nodes' values and take-over rows, so neither the order
+nor the grouping of a level's blocks changes what each computes (the
+single-process kernel runs them in any order too, a thread each); and a
+task's map holds, for every value it reads, what the single-process
+solve's array holds at that point.
+
+Values move between workers through the file store: the checkpoint's
+directory must be one that every worker sees at the same path (one machine,
+or a shared file system). The client's writes reach the workers through it,
+not through a protocol of our own; the tasks' results come back through
+Dask.
+
+``--cluster local:W`` starts a local cluster of W worker processes, one
+thread each (:class:`distributed.LocalCluster`); any other value is the
+address of a running scheduler. Dask is imported only here, and only when
+a solve asks for a cluster (``pip install 'farkle-solver[cluster]'``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine.n_player import Setup, run_sweeps, sweep_stats
+from solver.engine.solution_n import MultiSolution
+from solver.engine.turn_kernel_n import MultiValues
+from solver.model.errors import UsageError
+from solver.model.rules import Rules
+from solver.model.states import PlayerSpace, player_space
+from solver.tables.checkpoint import Checkpoint, identity
+
+LOCAL = "local:"
+CONNECT_SECONDS = 5
+"""How long a scheduler (and its first worker) has to answer."""
+CHUNKS_PER_WORKER = 1
+"""Tasks per worker thread at each level. One: a task maps the values
+afresh, and its page faults cost more than chunks cut by work are uneven
+(4-player Pig to 40, tasks run one after the other: 13.1 s at one task a
+level, 13.8 s at two, 16.1 s at four; the kernel alone 10.2 s)."""
+INSTALL = "pip install 'farkle-solver[cluster]'"
+
+
+class Stopped(Exception):
+    """The solve stopped after the levels it was asked to solve
+    (``stop_after_levels``, for tests); the checkpoint holds them."""
+
+
+def parse_cluster(text: str) -> tuple[str, int | str]:
+    """``("local", W)`` for ``local:W`` (W at least 1), else
+    ``("address", text)``; UsageError for a value that is neither."""
+    if text.startswith(LOCAL):
+        count = text[len(LOCAL):]
+        if not count.isdigit() or int(count) < 1:
+            raise UsageError(f"--cluster local:W takes a number of workers of 1 or more, "
+                             f"not {text!r}")
+        return "local", int(count)
+    if not text or any(c.isspace() for c in text) or ":" not in text:
+        raise UsageError(f"--cluster takes local:W or a Dask scheduler's address "
+                         f"(tcp://HOST:PORT), not {text!r}")
+    return "address", text
+
+
+def check_cluster(cluster: str, players: int) -> None:
+    """Refuse, before any work, a bad ``--cluster`` or one for two players
+    (the two-player solver runs in one process)."""
+    parse_cluster(cluster)
+    if players < 3:
+        raise UsageError("--cluster is for the N-player solve: --players 3 or more")
+
+
+# ------------------------------------------------------------------ a task
+
+_WORKER_SETUP: dict = {}
+
+
+def _worker_setup(spec, folder: str) -> Setup:
+    """The setup of ``spec``'s solve in this worker process, built once
+    (the final round's values read from the checkpoint, not recomputed)."""
+    rules, players, space, space_digest = spec
+    key = (folder, rules, players, space_digest)
+    if key not in _WORKER_SETUP:
+        _WORKER_SETUP.clear()
+        reach = np.load(Path(folder) / "reach.npy")
+        _WORKER_SETUP[key] = Setup.of(rules, players, space, reach=reach)
+    return _WORKER_SETUP[key]
+
+
+def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
+    """The take-over rows of ``nodes`` that have one
+    (:func:`solver.engine.turn_kernel_n.take_index`, in numpy)."""
+    seats, moves = setup.seats, setup.moves
+    row = moves.take_row[nodes // seats.lead]
+    slot = moves.bank_slot[nodes % seats.P]
+    middle = (nodes // seats.P) % seats.middle if seats.players > 2 else 0
+    index = (row * seats.middle + middle) * seats.banked_states + slot
+    return index[(row >= 0) & (slot >= 0)]
+
+
+def solve_chunk(spec, folder: str, c0: int, c1: int, first_sweep: bool):
+    """A task: blocks ``c0 <= b < c1`` of one level against the checkpoint's
+    values, mapped copy-on-write. Returns ``(values of the blocks' nodes,
+    their take-over rows, those rows' values, passes, changes)``."""
+    import numba
+    numba.set_num_threads(1)        # one thread a worker: Dask gives the parallelism
+    setup = _worker_setup(spec, folder)
+    V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
+    take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
+    n_blocks = len(setup.blocks.block_start) - 1
+    passes, changes = np.zeros(n_blocks, dtype=np.int64), np.zeros(n_blocks)
+    setup.solve_blocks(MultiValues(V, take, setup.reach), c0, c1, first_sweep, passes, changes)
+    nodes = setup.block_nodes(c0, c1)
+    rows = take_rows_of(setup, nodes)
+    return V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
+
+
+# --------------------------------------------------------------- the client
+
+def chunks(setup: Setup, b0: int, b1: int, pieces: int) -> list[tuple[int, int]]:
+    """Blocks ``b0 <= b < b1`` cut into at most ``pieces`` runs of about
+    equal work (DP rows)."""
+    pieces = max(1, min(pieces, b1 - b0))
+    work = np.cumsum(setup.block_rows[b0:b1])
+    cuts = np.searchsorted(work, work[-1] * np.arange(1, pieces) / pieces, side="right")
+    bounds = np.unique(np.concatenate([[0], cuts, [b1 - b0]])) + b0
+    return [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
+
+
+def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: Path,
+                          space: PlayerSpace | None = None, tol: float = 1e-12,
+                          max_sweeps: int = 200, progress=None,
+                          stop_after_levels: int | None = None) -> MultiSolution:
+    """:func:`solver.engine.n_player.solve_players` on a Dask cluster
+    (module docstring), the values kept in ``checkpoint``: a checkpoint of
+    the same solve found there is resumed from its first level not done, a
+    foreign or damaged one refused (UsageError) before any cluster starts; a
+    new one is made once the cluster answers. The checkpoint is left in
+    place (:func:`solver.tables.checkpoint.remove_checkpoint` once the table
+    is written). ``stop_after_levels``: raise :class:`Stopped` after solving
+    that many levels (tests). ``stats["cluster"]`` says what ran here:
+    workers, tasks, levels solved, and the sweep and level resumed at."""
+    started = time.perf_counter()
+    where = parse_cluster(cluster)
+    space = space or player_space(rules, "exact")
+    ident = identity(rules, space, players, tol, max_sweeps)
+    store = Checkpoint.find(checkpoint, ident)
+    setup = Setup.of(rules, players, space, reach=None if store is None else store.reach)
+    if store is not None:
+        store.attach(setup)
+    try:
+        with _connect(where) as client:
+            if store is None:
+                store = Checkpoint.create(checkpoint, ident, setup)
+            solution, state, done = _run(setup, store, client, rules, tol, max_sweeps,
+                                         progress, stop_after_levels)
+            solution.V = np.array(store.V)
+            solution.take_values = np.array(store.take_values)
+            done["workers"] = len(client.nthreads())
+    finally:
+        if store is not None:
+            store.close()
+    solution.stats = sweep_stats(setup, state, solution, time.perf_counter() - started)
+    solution.stats["cluster"] = done
+    return solution
+
+
+def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_levels):
+    """The sweeps from where ``store`` stands, a level's blocks as tasks."""
+    solution = setup.solution(np.asarray(store.V), np.asarray(store.take_values))
+    solution.mixed.update(store.mixed)
+    solution.equilibria.extend(store.equilibria)
+    state = store.state
+    done = {"tasks": 0, "levels_solved": 0,
+            "resumed_at": [state.sweeps, state.level] if state.sweeps else None}
+    values = MultiValues(solution.V, solution.take_values, setup.reach)
+    n_blocks = len(setup.blocks.block_start) - 1
+    # Compile (or load) the kernel here before any task: the workers then
+    # find it in numba's cache and never compile it side by side.
+    setup.solve_blocks(values, 0, 0, True, np.zeros(n_blocks, dtype=np.int64),
+                       np.zeros(n_blocks))
+    spec = (rules, setup.players, setup.space, store.record["identity"]["space"])
+    folder = str(store.folder.resolve())
+    slots = max(1, sum(client.nthreads().values()))
+
+    def solve_blocks(b0, b1, first_sweep, passes, changes):
+        futures = [client.submit(solve_chunk, spec, folder, c0, c1, first_sweep,
+                                 pure=False, retries=1)
+                   for c0, c1 in chunks(setup, b0, b1, CHUNKS_PER_WORKER * slots)]
+        results = _gather(client, futures, state)
+        done["tasks"] += len(futures)
+        store.save_undo(state.sweeps, state.level, store.V[setup.block_nodes(b0, b1)])
+        c0 = b0
+        for node_values, rows, take_rows, chunk_passes, chunk_changes in results:
+            c1 = c0 + len(chunk_passes)
+            store.V[setup.block_nodes(c0, c1)] = node_values
+            store.take_values[rows] = take_rows
+            passes[c0:c1], changes[c0:c1] = chunk_passes, chunk_changes
+            c0 = c1
+
+    def level_done(state):
+        store.record_level(state, solution)
+        done["levels_solved"] += 1
+        if stop_after_levels is not None and done["levels_solved"] >= stop_after_levels:
+            raise Stopped(f"stopped after {done['levels_solved']} levels")
+
+    run_sweeps(setup, solution, solve_blocks, tol, max_sweeps, progress, state, level_done)
+    return solution, state, done
+
+
+def _gather(client, futures, state):
+    """The tasks' results; a cluster that loses them ends in one line, the
+    checkpoint kept."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+    try:
+        return client.gather(futures)
+    except (KilledWorker, CancelledError, OSError) as error:
+        raise UsageError(f"the cluster lost level {state.level} of sweep {state.sweeps} "
+                         f"({_first_line(error)}); the "
+                         f"checkpoint is kept: run the same command again") from None
+
+
+@contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while processes are started (they inherit it), where
+    this is the main thread (only it may set a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
+@contextmanager
+def _quiet():
+    """Dask's own logging kept to errors, and asyncio's note on a gather left
+    pending when Ctrl-C stops the client, silenced while the solve runs."""
+    levels = {name: logging.getLogger(name).level for name in ("distributed", "asyncio")}
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+@contextmanager
+def _connect(where):
+    """A Dask client: of a new local cluster, or of the scheduler at an
+    address (UsageError, one line, where none answers)."""
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(f"--cluster needs Dask: {INSTALL}") from None
+    kind, value = where
+    with _quiet():
+        if kind == "local":
+            # One numba thread a worker; the workers inherit numba's cache
+            # directory with the rest of the environment. They are started
+            # ignoring Ctrl-C, which a terminal sends them too: the client
+            # stops them when it stops.
+            with _sigint_ignored():
+                local = distributed.LocalCluster(
+                    n_workers=value, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR,
+                    env={"NUMBA_NUM_THREADS": "1"})
+            with local, distributed.Client(local) as client:
+                yield client
+            return
+        try:
+            client = distributed.Client(value, timeout=CONNECT_SECONDS)
+        # A refused port, no answer (OSError), an unknown scheme (ValueError),
+        # TLS without its context (TypeError), something else answering
+        # (MemoryError).
+        except (OSError, ValueError, TypeError, MemoryError) as error:
+            raise UsageError(f"no Dask scheduler answers at {value} ({_first_line(error)})"
+                             ) from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except (OSError, TimeoutError):
+                raise UsageError(f"the Dask scheduler at {value} has no workers (none came "
+                                 f"in {CONNECT_SECONDS} s)") from None
+            yield client
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__

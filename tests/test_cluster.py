@@ -1,0 +1,352 @@
+"""The N-player solve on a Dask cluster (issue 70's first stage,
+docs/cluster.md): the same bits as the single-process solve, a stopped or
+killed solve resumed from its checkpoint with the same bits, foreign and
+damaged checkpoints and bad ``--cluster`` values refused in one line, and
+Dask never imported without ``--cluster``.
+
+The library tests share one local cluster of 2 worker processes (one
+thread each), reached by its scheduler's address; the command line starts
+its own (``--cluster local:2``). Small targets: the suite's budget is
+tight (measured on 2 loaded cores: docs/cluster.md)."""
+
+import dataclasses
+import itertools
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from conftest import farkle
+
+pytest.importorskip("distributed")
+
+from solver.cli.main import main
+from solver.engine.n_player import Setup, solve_players
+from solver.engine.turn_kernel_n import take_index
+from solver.model.errors import UsageError
+from solver.model.rules import get_rules
+from solver.tables import checkpoint as store_module
+from solver.tables.checkpoint import Checkpoint, checkpoint_path, identity
+from solver.tables.cluster import Stopped, chunks, solve_players_cluster, take_rows_of
+from solver.tables.make import make_table
+
+
+def quinze_take_over(target):
+    """quinze-mille with take-over from 500: take-over rows in play."""
+    return dataclasses.replace(get_rules("quinze-mille"), takeover_min=500).with_target(target)
+
+
+def pig_falls(target=4):
+    """Pig where two zero turns in a row cost 3 points, down to -3: falls,
+    so 8 sweeps of 19 levels."""
+    return dataclasses.replace(get_rules("pig"), crosses=2, fall_penalty=3,
+                               floor=-3).with_target(target)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A local cluster of 2 worker processes, one thread each: its address."""
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=logging.ERROR,
+                      env={"NUMBA_NUM_THREADS": "1"}) as cluster:
+        yield cluster.scheduler_address
+
+
+def assert_same(a, b):
+    """Two solutions of one game hold the same bits."""
+    assert np.array_equal(a.V, b.V)
+    assert np.array_equal(a.take_values, b.take_values)
+    assert a.mixed == b.mixed and a.equilibria == b.equilibria
+    assert a.stats["sweeps"] == b.stats["sweeps"]
+    assert a.stats["sweep_changes"] == b.stats["sweep_changes"]
+    assert a.stats["turn_dp_runs"] == b.stats["turn_dp_runs"]
+
+
+# ------------------------------------------------------------ the same bits
+
+@pytest.mark.parametrize("rules, players", [
+    (get_rules("cinq-mille", 2000), 3),
+    # Pig with 4 players to 40 took 40 s through local:2 beside another
+    # engineer's jobs (10 to 14 s in one process): 25 here.
+    (get_rules("pig", 25), 4),
+    (quinze_take_over(1000), 3),
+], ids=["cinq-mille-2000-3", "pig-25-4", "quinze-take-over-1000-3"])
+def test_a_cluster_solve_is_the_single_process_solve_bit_for_bit(scheduler, tmp_path, rules,
+                                                                 players):
+    here = solve_players(rules, players)
+    there = solve_players_cluster(rules, players, scheduler, tmp_path / "t.h5.checkpoint")
+    assert_same(here, there)
+    levels = Setup.of(rules, players).levels
+    assert there.stats["cluster"]["levels_solved"] == levels
+    assert there.stats["cluster"]["tasks"] >= levels
+    assert there.stats["cluster"]["workers"] == 2
+
+
+def test_chunks_cover_a_level_and_take_rows_are_the_kernels():
+    """A level cut into chunks: every block once, in order; the take-over
+    rows a task returns are :func:`take_index`'s."""
+    setup = Setup.of(quinze_take_over(1000), 3)
+    for j in range(setup.levels):
+        b0, b1 = setup.level_blocks(j)
+        cut = chunks(setup, b0, b1, 3)
+        assert cut[0][0] == b0 and cut[-1][1] == b1 and len(cut) <= 3
+        assert all(a < b and b == c for (a, b), (c, _) in itertools.pairwise(cut))
+    nodes = np.arange(setup.nodes)
+    expected = [take_index(setup.seats, setup.moves.take_row, setup.moves.bank_slot, int(n))
+                for n in nodes]
+    assert list(take_rows_of(setup, nodes)) == [r for r in expected if r >= 0]
+    assert len(take_rows_of(setup, nodes)) > 0
+
+
+# ------------------------------------------------------------------ resume
+
+def test_a_stopped_solve_resumes_after_its_last_level(scheduler, tmp_path):
+    """cinq-mille to 1,500 with 3 players, stopped after the level whose
+    block needs mixing: the second run solves only the levels not
+    recorded, and the mixed decisions come back from the checkpoint."""
+    rules = get_rules("cinq-mille", 1500)
+    here = solve_players(rules, 3)
+    setup = Setup.of(rules, 3)
+    mixed_node = here.equilibria[0]["nodes"][0]
+    level_of = np.repeat(np.arange(setup.levels), np.diff(setup.blocks.level_start))
+    block = np.searchsorted(setup.blocks.block_start,
+                            np.flatnonzero(setup.blocks.node == mixed_node)[0], side="right") - 1
+    stop = int(level_of[block]) + 2
+    folder = tmp_path / "t.h5.checkpoint"
+    with pytest.raises(Stopped):
+        solve_players_cluster(rules, 3, scheduler, folder, stop_after_levels=stop)
+    record = json.loads((folder / "progress.json").read_text())
+    assert record["state"]["level"] == stop and record["mixed"]
+    there = solve_players_cluster(rules, 3, scheduler, folder)
+    assert there.stats["cluster"]["resumed_at"] == [1, stop]
+    assert there.stats["cluster"]["levels_solved"] == setup.levels - stop
+    # A task or two per level (2 workers), and none for the levels done.
+    assert setup.levels - stop <= there.stats["cluster"]["tasks"] <= 2 * (setup.levels - stop)
+    assert_same(here, there)
+
+
+class Killed(Exception):
+    pass
+
+
+def test_a_level_left_half_written_is_put_back(scheduler, tmp_path, monkeypatch):
+    """A client killed after writing a level's values but before recording
+    it (in the second sweep of a game with falls, where every block starts
+    from its own values of the last sweep): the run again puts the level's
+    old values back (its undo file) before solving it again, and ends with
+    the same bits."""
+    rules = pig_falls()
+    here = solve_players(rules, 3)
+    assert here.stats["sweeps"] > 2
+    setup = Setup.of(rules, 3)
+    kill_at = setup.levels + 5                  # the fifth level of the second sweep
+    calls = {"n": 0}
+    record_level = Checkpoint.record_level
+
+    def killed(self, state, solution):
+        calls["n"] += 1
+        if calls["n"] == kill_at:
+            raise Killed
+        record_level(self, state, solution)
+
+    folder = tmp_path / "t.h5.checkpoint"
+    monkeypatch.setattr(Checkpoint, "record_level", killed)
+    with pytest.raises(Killed):
+        solve_players_cluster(rules, 3, scheduler, folder)
+    monkeypatch.setattr(Checkpoint, "record_level", record_level)
+    # The level's new values are written, its old ones kept beside them.
+    nodes = setup.block_nodes(*setup.level_blocks(4))
+    old = np.load(folder / "undo-2-4.npy")
+    assert not np.array_equal(np.load(folder / "V.npy")[nodes], old)
+    resumed = {}
+    attach = Checkpoint.attach
+
+    def seen(self, setup):
+        attach(self, setup)
+        resumed["V"] = np.array(self.V[nodes])
+
+    monkeypatch.setattr(Checkpoint, "attach", seen)
+    there = solve_players_cluster(rules, 3, scheduler, folder)
+    assert np.array_equal(resumed["V"], old)
+    assert there.stats["cluster"]["resumed_at"] == [2, 4]
+    assert not (folder / "undo-2-4.npy").exists()
+    assert_same(here, there)
+
+
+def compare_tables(a, b):
+    """Every dataset of two table files, and the attributes that carry
+    values, are equal."""
+    import h5py
+
+    def contents(path):
+        found = {}
+        with h5py.File(path, "r") as f:
+            f.visititems(lambda name, obj: found.__setitem__(name, obj[()])
+                         if isinstance(obj, h5py.Dataset) else None)
+            attrs = {k: f.attrs[k] for k in ("seat_wins", "equilibria_found",
+                                              "first_player_win", "players", "rules")}
+        return found, attrs
+
+    (data_a, attrs_a), (data_b, attrs_b) = contents(a), contents(b)
+    assert sorted(data_a) == sorted(data_b) and "V" in data_a
+    for name in data_a:
+        assert data_a[name].dtype == data_b[name].dtype, name
+        assert np.array_equal(data_a[name], data_b[name]), name
+    assert attrs_a == attrs_b
+
+
+def test_the_command_line_killed_and_run_again_writes_the_same_table(tmp_path):
+    """``farkle solve cinq-mille --target 2000 --players 3 --cluster local:2``:
+    killed (SIGKILL) once its checkpoint records 30 levels, run again, it
+    resumes and writes the table the single-process solve writes, bit for
+    bit, and removes the checkpoint."""
+    rules = get_rules("cinq-mille", 2000)
+    single = tmp_path / "single.h5"
+    make_table(rules, single, players=3)
+    out = tmp_path / "cluster.h5"
+    command = [sys.executable, "-m", "solver.cli", "solve", "cinq-mille", "--target", "2000",
+               "--players", "3", "--cluster", "local:2", "--out", str(out), "--json"]
+    progress = checkpoint_path(out) / "progress.json"
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if json.loads(progress.read_text())["state"]["level"] >= 30:
+                    break
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.05)
+        assert process.poll() is None, process.communicate()[1][-2000:]
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)      # its workers, had they stayed
+        except ProcessLookupError:
+            pass
+        process.communicate()
+    done = json.loads(progress.read_text())["state"]["level"]
+    assert 30 <= done < Setup.of(rules, 3).levels and not out.exists()
+    result = farkle(*command[3:], check=0)
+    assert json.loads(result.stdout)["players"] == 3
+    assert not checkpoint_path(out).exists()
+    compare_tables(single, out)
+
+
+# ----------------------------------------------------------------- refusals
+
+def new_checkpoint(folder, rules, players=3, tol=1e-12):
+    setup = Setup.of(rules, players)
+    Checkpoint.create(folder, identity(rules, setup.space, players, tol, 200), setup).close()
+
+
+@pytest.mark.parametrize("rules, players, tol", [
+    (get_rules("cinq-mille", 1000), 3, 1e-12),
+    (get_rules("cinq-mille", 1500), 4, 1e-12),
+    (get_rules("cinq-mille", 1500), 3, 1e-10),
+], ids=["other-rules", "other-players", "other-tolerance"])
+def test_a_foreign_checkpoint_is_refused(tmp_path, rules, players, tol):
+    folder = tmp_path / "t.h5.checkpoint"
+    new_checkpoint(folder, get_rules("cinq-mille", 1500))
+    with pytest.raises(UsageError, match="is of another solve .*remove it or choose another "
+                                         "--out"):
+        solve_players_cluster(rules, players, "local:2", folder, tol=tol)
+
+
+def damage_progress(folder):
+    (folder / "progress.json").write_text('{"format": "farkle-solver N-pl')
+
+
+def damage_shape(folder):
+    np.save(folder / "V.npy", np.zeros((5, 3)))
+
+
+def damage_values(folder):
+    V = np.load(folder / "V.npy", mmap_mode="r+")
+    V[7, 1] = np.nan
+    V.flush()
+
+
+def damage_truncated(folder):
+    with open(folder / "take_values.npy", "r+b") as f:
+        f.truncate(40)
+
+
+def damage_reach(folder):
+    np.save(folder / "reach.npy", np.ones((1, 1, 1)))
+
+
+def damage_state(folder):
+    record = json.loads((folder / "progress.json").read_text())
+    record["state"]["levels_done"] = record["state"].pop("level")
+    (folder / "progress.json").write_text(json.dumps(record))
+
+
+@pytest.mark.parametrize("damage", [damage_progress, damage_shape, damage_values,
+                                    damage_truncated, damage_reach, damage_state])
+def test_a_damaged_checkpoint_is_refused(tmp_path, damage):
+    rules = get_rules("cinq-mille", 1500)
+    folder = tmp_path / "t.h5.checkpoint"
+    new_checkpoint(folder, rules)
+    damage(folder)
+    with pytest.raises(UsageError, match="checkpoint .* is damaged .*remove it"):
+        solve_players_cluster(rules, 3, "local:2", folder)
+
+
+def one_line_exit_2(result, words):
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("farkle: ") and words in result.stderr, result.stderr
+
+
+def test_refusals_from_the_command_line_are_one_line(tmp_path):
+    """A foreign checkpoint beside ``--out``, a damaged one, and a scheduler
+    address nothing answers at: one line, exit 2, no traceback, no table,
+    and no checkpoint left for the address."""
+    out = tmp_path / "t.h5"
+    new_checkpoint(checkpoint_path(out), get_rules("cinq-mille", 1000))
+    solve = ("solve", "cinq-mille", "--target", 1500, "--players", 3, "--out", out)
+    one_line_exit_2(farkle(*solve, "--cluster", "local:2"), "is of another solve")
+    store_module.remove_checkpoint(checkpoint_path(out))
+    new_checkpoint(checkpoint_path(out), get_rules("cinq-mille", 1500))
+    damage_shape(checkpoint_path(out))
+    one_line_exit_2(farkle(*solve, "--cluster", "local:2"), "is damaged")
+    shutil.rmtree(checkpoint_path(out))
+    one_line_exit_2(farkle(*solve, "--cluster", "tcp://127.0.0.1:1"),
+                    "no Dask scheduler answers at tcp://127.0.0.1:1")
+    assert not out.exists() and not checkpoint_path(out).exists()
+
+
+@pytest.mark.parametrize("value, players, words", [
+    ("local:0", 3, "local:W takes a number of workers of 1 or more"),
+    ("local:x", 3, "local:W takes a number of workers of 1 or more"),
+    ("local:", 3, "local:W takes a number of workers of 1 or more"),
+    ("nowhere", 3, "a Dask scheduler's address"),
+    ("local:2", 2, "--players 3 or more"),
+])
+def test_bad_cluster_values_are_one_line_and_exit_2(tmp_path, capsys, value, players, words):
+    assert main(["solve", "cinq-mille", "--target", "1500", "--players", str(players),
+                 "--cluster", value, "--out", str(tmp_path / "t.h5")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+    assert not (tmp_path / "t.h5.checkpoint").exists()
+
+
+def test_without_cluster_dask_is_not_imported(tmp_path):
+    code = ("import sys\nfrom solver.cli.main import main\n"
+            f"assert main(['solve', 'pig', '--target', '12', '--players', '3', '--out', "
+            f"{str(tmp_path / 't.h5')!r}]) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "t.h5").exists()
