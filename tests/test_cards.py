@@ -500,3 +500,14 @@ def test_the_card_says_what_it_gives_up_with_the_table_near_the_end(game):
     assert then_table["loss"] < stored["loss"]["loss"]
     # With more players the card is played against the leader: no such line.
     assert "farkle advise" not in farkle("card", game, "--players", "3").stdout
+
+
+def test_a_card_of_a_game_with_a_smallest_bank_says_it():
+    """zilch's rules allow no bank below 300 (`min_bank`): its card, whose
+    thresholds with few dice are lower, says so in its first rule; a game
+    without one (cinq-mille) says nothing of it."""
+    zilch = farkle("card", "zilch")
+    assert zilch.returncode == 0, zilch.stderr
+    assert zilch.stdout.splitlines()[1].startswith(
+        "Never bank below 300 (the rules' smallest bank)")
+    assert "smallest bank" not in farkle("card", "cinq-mille").stdout

@@ -87,6 +87,16 @@ def test_the_program_s_figures_are_the_tables(built):
     card = stored_cards()["farkle-acg2017"]["loss"]
     assert values["farkle/acg2017/card/loss"]["value"] == card["loss"]
     assert values["farkle/acg2017/card/gap"]["value"] == 2 * card["loss"]
+    # The other rule sets' cards, as stored, each printed (with its
+    # standard error where it was measured over sampled games).
+    for game in ("farkle-cardgames", "farkle", "farkle-facebook", "zilch"):
+        stored = stored_cards().get(game)
+        if stored is None:
+            assert f"farkle/card/{game}/loss" not in values
+            continue
+        printed = values[f"farkle/card/{game}/loss"]
+        assert printed["value"] == stored["loss"]["loss"] and printed["text"] in section
+        assert (f"farkle/card/{game}/stderr" in values) == ("stderr" in stored["loss"])
     # As `farkle solve zilch --objective points` prints it.
     from solver.engine.solo import points_policy
     from solver.model.rules import get_rules

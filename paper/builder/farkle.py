@@ -150,6 +150,11 @@ def computed(tables: Path = TABLES) -> dict:
         "unit": unit, "fair": int(scores[fair]) * unit, "komi": komi(acg),
         "share": {int(s) * unit: float(p) for s, p in zip(scores, shares, strict=True)}}
     out["card"] = stored_cards()[GAMES["acg2017"]]["loss"]
+    # The other Farkle rule sets' cards, where stored (the common table's
+    # preset, `farkle`, among them).
+    out["other_cards"] = {game: stored_cards()[game]["loss"]
+                          for game in ("farkle-cardgames", "farkle", "farkle-facebook", "zilch")
+                          if game in stored_cards()}
     zilch = get_rules(GAMES["zilch"])
     policy = points_policy(zilch)
     # The rules page names three pairs but not four of a kind with a pair:
@@ -379,6 +384,17 @@ def explanation(N, c: dict, k: dict) -> str:
         f"{N('farkle/acg2017/card/gap', 2 * card['loss'], 'pct3')} between the two players' "
         "chances: "
         f"{edge_words(card['loss'], PUBLISHED[k['edge']].value)}.")
+    others = c["other_cards"]
+    if others:
+        parts.append(
+            "The other rule sets' cards, fitted and measured alike, give up "
+            + _and([f"{N(f'farkle/card/{game}/loss', loss['loss'], 'pct3')}"
+                    + (f" ± {N(f'farkle/card/{game}/stderr', loss['stderr'], 'pct3')}"
+                       if "stderr" in loss else "")
+                    + f" (`{game}`)" for game, loss in others.items()])
+            + (" (a ± figure: measured over sampled games, one standard error, where an "
+               "exact evaluation at the game's own floor takes hours)."
+               if any("stderr" in loss for loss in others.values()) else "."))
     page_same = reproduces(k["zilch"], z["page"])
     parts.append(
         f"Busche's {_published(N, k['zilch'])} points a turn are a long-run average over "

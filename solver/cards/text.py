@@ -250,7 +250,8 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
                      f"player is within {then_table['within']:,} of {rules.target:,})")
     # The rules that forbid a bank whatever the row says, first.
     never = ([f"below {max(card.open_at, rules.entry):,} before you enter"] if rules.entry
-             else []) + ([f"short of {rules.target:,} once {'either' if players == 2 else 'any'} "
+             else []) + ([f"below {rules.min_bank:,} (the rules' smallest bank)"]
+                         if rules.min_bank else []) + ([f"short of {rules.target:,} once {'either' if players == 2 else 'any'} "
                           f"player is within {card.race_within:,} of it"]
                          if card.race_within else [])
     if never:
