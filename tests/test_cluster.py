@@ -1,8 +1,10 @@
 """The N-player solve on a Dask cluster (issue 70's first stage,
 docs/cluster.md): the same bits as the single-process solve, a stopped or
-killed solve resumed from its checkpoint with the same bits, foreign and
-damaged checkpoints and bad ``--cluster`` values refused in one line, and
-Dask never imported without ``--cluster``.
+killed solve resumed from its checkpoint with the same bits, a worker
+killed mid-level losing no level, each worker's memory limit and peak
+reported, foreign and damaged checkpoints and bad ``--cluster`` and
+``--worker-memory`` values refused in one line, and Dask never imported
+without ``--cluster``.
 
 The library tests share one local cluster of 2 worker processes (one
 thread each), reached by its scheduler's address; the command line starts
@@ -87,6 +89,14 @@ def test_a_cluster_solve_is_the_single_process_solve_bit_for_bit(scheduler, tmp_
     assert there.stats["cluster"]["levels_solved"] == levels
     assert there.stats["cluster"]["tasks"] >= levels
     assert there.stats["cluster"]["workers"] == 2
+    # Each worker's peak reported; the values held as the checkpoint's maps,
+    # not copied (readable once the checkpoint is removed).
+    peaks = there.stats["cluster"]["worker_peak_bytes"]
+    assert len(peaks) >= 2 and all(peak > 50e6 for peak in peaks.values())
+    assert there.stats["cluster"]["client_peak_bytes"] > 50e6
+    assert isinstance(there.V, np.memmap) and isinstance(there.take_values, np.memmap)
+    shutil.rmtree(tmp_path / "t.h5.checkpoint")
+    assert np.array_equal(there.V, here.V)
 
 
 def test_chunks_cover_a_level_and_take_rows_are_the_kernels():
@@ -180,6 +190,54 @@ def test_a_level_left_half_written_is_put_back(scheduler, tmp_path, monkeypatch)
     assert_same(here, there)
 
 
+def test_a_worker_killed_mid_level_loses_no_level(scheduler, tmp_path, monkeypatch):
+    """A worker killed (SIGKILL) while a level's tasks are out, before
+    their results are gathered: Dask runs its lost tasks again (the nanny
+    starts a new worker), the solve goes on without stopping, every level
+    is solved once and its tasks submitted once, and the values are the
+    single-process solve's, bit for bit."""
+    from solver.tables import cluster as cluster_module
+    rules = get_rules("cinq-mille", 1500)
+    here = solve_players(rules, 3)
+    setup = Setup.of(rules, 3)
+    gather, calls, killed = cluster_module._gather, {"n": 0}, {}
+
+    def kill_then_gather(client, futures, state):
+        calls["n"] += 1
+        if calls["n"] == 10:
+            keys = {f.key for f in futures}
+            deadline = time.monotonic() + 5
+            while not killed and time.monotonic() < deadline:
+                # A worker running one of the level's tasks, else holding
+                # a result not yet gathered.
+                held = {w for k, ws in client.who_has(futures).items() for w in ws}
+                running = {w for w, ks in client.processing().items() if keys & set(ks)}
+                for address in sorted(running) or sorted(held):
+                    pid = client.run(os.getpid, workers=[address])[address]
+                    os.kill(pid, signal.SIGKILL)
+                    killed.update(address=address, pid=pid, keys=keys,
+                                  running=bool(running))
+                    break
+        return gather(client, futures, state)
+
+    monkeypatch.setattr(cluster_module, "_gather", kill_then_gather)
+    there = solve_players_cluster(rules, 3, scheduler, tmp_path / "t.h5.checkpoint")
+    assert killed, "no worker held a task of the level"
+    assert_same(here, there)
+    done = there.stats["cluster"]
+    assert done["resumed_at"] is None and done["levels_solved"] == setup.levels
+    assert done["tasks"] == sum(len(chunks(setup, *setup.level_blocks(j), 2))
+                                for j in range(setup.levels))
+    from distributed import Client
+    with Client(scheduler, timeout=10) as client:
+        # Its lost tasks ran again: a key sent to be processed twice (the
+        # scheduler's story: who, key, from, to, ...).
+        story = [e for e in client.story(*killed["keys"]) if e[0] == "scheduler"]
+        starts = [e[1] for e in story if e[3] == "processing"]
+        assert any(starts.count(k) >= 2 for k in killed["keys"]), story
+        client.wait_for_workers(2, timeout=30)         # as the other tests found it
+
+
 def compare_tables(a, b):
     """Every dataset of two table files, and the attributes that carry
     values, are equal."""
@@ -203,16 +261,18 @@ def compare_tables(a, b):
 
 
 def test_the_command_line_killed_and_run_again_writes_the_same_table(tmp_path):
-    """``farkle solve cinq-mille --target 2000 --players 3 --cluster local:2``:
-    killed (SIGKILL) once its checkpoint records 30 levels, run again, it
-    resumes and writes the table the single-process solve writes, bit for
-    bit, and removes the checkpoint."""
+    """``farkle solve cinq-mille --target 2000 --players 3 --cluster local:2
+    --worker-memory 1GB``: killed (SIGKILL) once its checkpoint records 30
+    levels, run again, it resumes and writes the table the single-process
+    solve writes, bit for bit, and removes the checkpoint; its ``--json``
+    gives each worker's limit and peak (within it) and the client's."""
     rules = get_rules("cinq-mille", 2000)
     single = tmp_path / "single.h5"
     make_table(rules, single, players=3)
     out = tmp_path / "cluster.h5"
     command = [sys.executable, "-m", "solver.cli", "solve", "cinq-mille", "--target", "2000",
-               "--players", "3", "--cluster", "local:2", "--out", str(out), "--json"]
+               "--players", "3", "--cluster", "local:2", "--worker-memory", "1GB",
+               "--out", str(out), "--json"]
     progress = checkpoint_path(out) / "progress.json"
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
@@ -236,7 +296,12 @@ def test_the_command_line_killed_and_run_again_writes_the_same_table(tmp_path):
     done = json.loads(progress.read_text())["state"]["level"]
     assert 30 <= done < Setup.of(rules, 3).levels and not out.exists()
     result = farkle(*command[3:], check=0)
-    assert json.loads(result.stdout)["players"] == 3
+    stats = json.loads(result.stdout)
+    assert stats["players"] == 3
+    limits, peaks = stats["cluster"]["worker_memory_limit"], stats["cluster"]["worker_peak_bytes"]
+    assert len(limits) == 2 and set(limits.values()) == {10**9}
+    assert peaks and all(50e6 < peak < 10**9 for peak in peaks.values())
+    assert 50e6 < stats["cluster"]["client_peak_bytes"] < 2e9
     assert not checkpoint_path(out).exists()
     compare_tables(single, out)
 
@@ -338,6 +403,28 @@ def test_bad_cluster_values_are_one_line_and_exit_2(tmp_path, capsys, value, pla
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
     assert not (tmp_path / "t.h5.checkpoint").exists()
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--worker-memory", "4GB"], "--worker-memory goes with --cluster local:W"),
+    (["--cluster", "tcp://127.0.0.1:1", "--worker-memory", "4GB"], "their own --memory-limit"),
+    (["--cluster", "local:2", "--worker-memory", "lots"], "a size such as 4GB"),
+    (["--cluster", "local:2", "--worker-memory", "10MB"], "is too small"),
+])
+def test_bad_worker_memory_is_one_line_and_exit_2(tmp_path, capsys, options, words):
+    assert main(["solve", "cinq-mille", "--target", "1500", "--players", "3", *options,
+                 "--out", str(tmp_path / "t.h5")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+    assert not (tmp_path / "t.h5.checkpoint").exists()
+
+
+def test_memory_sizes_read_as_dask_reads_them():
+    from dask.utils import parse_bytes
+
+    from solver.tables.cluster import parse_memory
+    for text in ("4GB", "1.5GiB", "800MB", "2 gb", "300000000"):
+        assert parse_memory(text) == parse_bytes(text), text
 
 
 def test_without_cluster_dask_is_not_imported(tmp_path):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from solver.cli.args import one_line, print_json, rules_of
 from solver.cli.at_table import cmd_advise, cmd_card, cmd_play, cmd_serve, cmd_simulate
+from solver.cli.referee import REFEREE_HELP, cmd_referee, referee_options
 from solver.cli.tables import memory_of, progress_bar
 from solver.model.errors import UsageError
 from solver.tables.load import duration, megabytes
@@ -86,6 +87,9 @@ def build_parser() -> Parser:
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="N players: solve on a Dask cluster, local:W (W local workers) or a "
                         "scheduler's address, resumable (docs/cluster.md)")
+    p.add_argument("--worker-memory", metavar="SIZE",
+                   help="with --cluster local:W: each worker's memory limit (4GB); its peak "
+                        "is in --json's stats")
     p = command("info", cmd_info, "the metadata of a table file", game=False)
     p.add_argument("file", type=Path)
     p = command("tables", cmd_tables, "every game's table: where it is, or how to make it",
@@ -362,7 +366,8 @@ def cmd_solve(args):
     started = time.perf_counter()
     made = make_table(rules, args.out, args.tolerance, memory,
                       progress_bar(f"solving {rules.name}"), players=args.players,
-                      say=_say, reuse=True, cluster=args.cluster)
+                      say=_say, reuse=True, cluster=args.cluster,
+                      worker_memory=args.worker_memory)
     solution, path, residual = made.solution, made.path, made.residual
     if solution is None:
         from solver.tables.files import read_table
@@ -379,6 +384,8 @@ def cmd_solve(args):
               "table": str(path), "bellman_residual": residual}
     if made.solution is None:
         result["made_by"] = made.made_by
+    elif args.cluster is not None:
+        result["cluster"] = solution.stats["cluster"]       # workers, tasks, memory peaks
     if args.players > 2:
         from solver.tables.files import equilibria_summary
         result["equilibria"] = equilibria_summary(solution)

@@ -250,6 +250,15 @@ class Checkpoint:
                 self.V.flush()
             undo.unlink()
 
+    def mapped(self) -> tuple[np.ndarray, np.ndarray]:
+        """``V`` and ``take_values`` mapped copy-on-write, for the table's
+        writer: read from the files as it goes (the pages it has read can be
+        given back by the system at any time), nothing written back. The maps stay
+        valid once the checkpoint is removed (POSIX keeps a removed file's
+        data while it is mapped)."""
+        return (np.load(self.folder / "V.npy", mmap_mode="c"),
+                np.load(self.folder / "take_values.npy", mmap_mode="c"))
+
     def close(self) -> None:
         """Flush and let go of the maps (unmapped when the last view goes)."""
         for name in ("V", "take_values"):

@@ -27,15 +27,23 @@ not through a protocol of our own; the tasks' results come back through
 Dask.
 
 ``--cluster local:W`` starts a local cluster of W worker processes, one
-thread each (:class:`distributed.LocalCluster`); any other value is the
-address of a running scheduler. Dask is imported only here, and only when
+thread each (:class:`distributed.LocalCluster`), each within
+``--worker-memory`` (Dask's ``memory_limit``); any other value is the
+address of a running scheduler, whose workers have their own
+``--memory-limit``. Each task reports its worker's peak resident memory
+(:func:`peak_bytes`), and the solve's ``stats["cluster"]`` the largest per
+worker, and the client's. Dask is imported only here, and only when
 a solve asks for a cluster (``pip install 'farkle-solver[cluster]'``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import logging
+import os
+import re
+import resource
 import signal
 import threading
 import time
@@ -45,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.engine.n_player import Setup, run_sweeps, sweep_stats
+from solver.engine.n_player_blocks import NEWTON_TOL
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn_kernel_n import MultiValues
 from solver.model.errors import UsageError
@@ -61,6 +70,12 @@ afresh, and its page faults cost more than chunks cut by work are uneven
 (4-player Pig to 40, tasks run one after the other: 13.1 s at one task a
 level, 13.8 s at two, 16.1 s at four; the kernel alone 10.2 s)."""
 INSTALL = "pip install 'farkle-solver[cluster]'"
+UNITS = {"": 1, "b": 1, **{f"{p}{b}": 1000 ** i for i, p in enumerate("kmgtp", 1)
+                           for b in ("", "b")},
+         **{f"{p}i{b}": 1024 ** i for i, p in enumerate("kmgtp", 1) for b in ("", "b")}}
+"""Dask's units (``dask.utils.parse_bytes``), lower case."""
+MIN_WORKER_MEMORY = 100 * 10**6
+"""Below this a worker cannot even start (Python, numpy, numba, Dask)."""
 
 
 class Stopped(Exception):
@@ -83,12 +98,64 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
     return "address", text
 
 
-def check_cluster(cluster: str, players: int) -> None:
+def parse_memory(text: str) -> int:
+    """Bytes of a ``--worker-memory`` value: ``4GB``, ``1.5GiB``, ``800MB``
+    (decimal and binary units, as Dask's ``--memory-limit``); UsageError
+    for anything else or less than MIN_WORKER_MEMORY."""
+    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([a-zA-Z]*)\s*", str(text))
+    unit = found and found.group(2).lower()
+    if not found or unit not in UNITS:
+        raise UsageError(f"--worker-memory takes a size such as 4GB or 1.5GiB, not {text!r}")
+    size = int(float(found.group(1)) * UNITS[unit])
+    if size < MIN_WORKER_MEMORY:
+        raise UsageError(f"--worker-memory {text} is too small: a worker needs "
+                         f"{MIN_WORKER_MEMORY // 10**6} MB or more before any work")
+    return size
+
+
+def check_cluster(cluster: str | None, players: int, worker_memory: str | None = None) -> None:
     """Refuse, before any work, a bad ``--cluster`` or one for two players
-    (the two-player solver runs in one process)."""
+    (the two-player solver runs in one process), and a ``--worker-memory``
+    without a local cluster (a running cluster's workers are bounded by
+    their own ``--memory-limit``)."""
+    if worker_memory is not None:
+        if cluster is None or parse_cluster(cluster)[0] != "local":
+            raise UsageError("--worker-memory goes with --cluster local:W; the workers of a "
+                             "running scheduler are bounded by their own --memory-limit")
+        parse_memory(worker_memory)
+    if cluster is None:
+        return
     parse_cluster(cluster)
     if players < 3:
         raise UsageError("--cluster is for the N-player solve: --players 3 or more")
+
+
+# ------------------------------------------------------------ memory peaks
+
+def reset_peak() -> None:
+    """Start this process's peak resident memory afresh from what it holds
+    now (Linux: ``/proc/self/clear_refs``); elsewhere the peak stays the
+    process's whole life's."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def peak_bytes() -> int:
+    """This process's peak resident memory since :func:`reset_peak` (Linux's
+    VmHWM; elsewhere ``getrusage``'s, since it started). Mapped pages of
+    the checkpoint count while they are resident."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if os.uname().sysname == "Darwin" else peak * 1024
 
 
 # ------------------------------------------------------------------ a task
@@ -122,9 +189,13 @@ def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
 def solve_chunk(spec, folder: str, c0: int, c1: int, first_sweep: bool):
     """A task: blocks ``c0 <= b < c1`` of one level against the checkpoint's
     values, mapped copy-on-write. Returns ``(values of the blocks' nodes,
-    their take-over rows, those rows' values, passes, changes)``."""
+    their take-over rows, those rows' values, passes, changes, meta)``,
+    ``meta`` this worker's pid, the task's peak resident memory (the
+    worker's setup, built once, included) and its seconds."""
     import numba
     numba.set_num_threads(1)        # one thread a worker: Dask gives the parallelism
+    started = time.perf_counter()
+    reset_peak()
     setup = _worker_setup(spec, folder)
     V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
     take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
@@ -133,7 +204,10 @@ def solve_chunk(spec, folder: str, c0: int, c1: int, first_sweep: bool):
     setup.solve_blocks(MultiValues(V, take, setup.reach), c0, c1, first_sweep, passes, changes)
     nodes = setup.block_nodes(c0, c1)
     rows = take_rows_of(setup, nodes)
-    return V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
+    result = V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
+    del V, take                     # the maps go with the task
+    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
+    return (*result, meta)
 
 
 # --------------------------------------------------------------- the client
@@ -151,7 +225,8 @@ def chunks(setup: Setup, b0: int, b1: int, pieces: int) -> list[tuple[int, int]]
 def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: Path,
                           space: PlayerSpace | None = None, tol: float = 1e-12,
                           max_sweeps: int = 200, progress=None,
-                          stop_after_levels: int | None = None) -> MultiSolution:
+                          stop_after_levels: int | None = None,
+                          worker_memory: str | int | None = None, say=None) -> MultiSolution:
     """:func:`solver.engine.n_player.solve_players` on a Dask cluster
     (module docstring), the values kept in ``checkpoint``: a checkpoint of
     the same solve found there is resumed from its first level not done, a
@@ -159,10 +234,26 @@ def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: 
     new one is made once the cluster answers. The checkpoint is left in
     place (:func:`solver.tables.checkpoint.remove_checkpoint` once the table
     is written). ``stop_after_levels``: raise :class:`Stopped` after solving
-    that many levels (tests). ``stats["cluster"]`` says what ran here:
-    workers, tasks, levels solved, and the sweep and level resumed at."""
+    that many levels (tests). ``worker_memory`` (bytes, or a size such as
+    ``"4GB"``): each worker's memory limit, for ``local:W`` only (Dask stops
+    a worker past 95% of it and runs its tasks again). ``say(line)`` is
+    told the Dask dashboard's address where the cluster has one.
+    ``stats["cluster"]`` says what ran here: workers, tasks, levels solved,
+    the sweep and level resumed at, each worker's peak resident memory and
+    limit, the client's peak, the seconds in tasks (summed over workers),
+    in levels (tasks out until recorded) and the client's own (writing a
+    level's values and recording it), and the blocks whose best responses
+    cycle (settled here, in the client, one after the other).
+
+    The values the solution holds are the checkpoint's files mapped
+    (copy-on-write), not a copy: the client never holds them twice, and
+    they stay readable once the checkpoint is removed (POSIX)."""
     started = time.perf_counter()
+    reset_peak()
     where = parse_cluster(cluster)
+    if isinstance(worker_memory, str):
+        check_cluster(cluster, players, worker_memory)
+        worker_memory = parse_memory(worker_memory)
     space = space or player_space(rules, "exact")
     ident = identity(rules, space, players, tol, max_sweeps)
     store = Checkpoint.find(checkpoint, ident)
@@ -170,18 +261,35 @@ def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: 
     if store is not None:
         store.attach(setup)
     try:
-        with _connect(where) as client:
+        with _connect(where, worker_memory) as client:
+            link = _dashboard(client, where[0] == "local")
+            if link and say is not None:
+                say(f"the Dask dashboard: {link}")
             if store is None:
                 store = Checkpoint.create(checkpoint, ident, setup)
-            solution, state, done = _run(setup, store, client, rules, tol, max_sweeps,
-                                         progress, stop_after_levels)
-            solution.V = np.array(store.V)
-            solution.take_values = np.array(store.take_values)
+            try:
+                solution, state, done = _run(setup, store, client, rules, tol, max_sweeps,
+                                             progress, stop_after_levels)
+            except UsageError as error:
+                if worker_memory and str(error).startswith("the cluster lost"):
+                    raise UsageError(f"{error}; a worker is stopped past 95% of its "
+                                     f"--worker-memory ({worker_memory / 1e9:.2f} GB): give "
+                                     f"it more if that is what stopped them") from None
+                raise
             done["workers"] = len(client.nthreads())
+            pids = client.run(os.getpid)
+            done["worker_memory_limit"] = {
+                str(pids.get(address, address)): w.get("memory_limit")
+                for address, w in client.scheduler_info()["workers"].items()}
+            if link:
+                done["dashboard"] = link
     finally:
         if store is not None:
             store.close()
+    solution.V, solution.take_values = store.mapped()
     solution.stats = sweep_stats(setup, state, solution, time.perf_counter() - started)
+    done["worker_peak_max_bytes"] = max(done["worker_peak_bytes"].values(), default=0)
+    done["client_peak_bytes"] = peak_bytes()
     solution.stats["cluster"] = done
     return solution
 
@@ -193,7 +301,10 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
     solution.equilibria.extend(store.equilibria)
     state = store.state
     done = {"tasks": 0, "levels_solved": 0,
-            "resumed_at": [state.sweeps, state.level] if state.sweeps else None}
+            "resumed_at": [state.sweeps, state.level] if state.sweeps else None,
+            "worker_peak_bytes": {}, "task_seconds": 0.0, "level_seconds": 0.0,
+            "client_seconds": 0.0, "cycling_blocks": 0}
+    peaks = done["worker_peak_bytes"]
     values = MultiValues(solution.V, solution.take_values, setup.reach)
     n_blocks = len(setup.blocks.block_start) - 1
     # Compile (or load) the kernel here before any task: the workers then
@@ -205,22 +316,33 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
     slots = max(1, sum(client.nthreads().values()))
 
     def solve_blocks(b0, b1, first_sweep, passes, changes):
+        level_started = time.perf_counter()
         futures = [client.submit(solve_chunk, spec, folder, c0, c1, first_sweep,
                                  pure=False, retries=1)
                    for c0, c1 in chunks(setup, b0, b1, CHUNKS_PER_WORKER * slots)]
         results = _gather(client, futures, state)
+        gathered = time.perf_counter()
         done["tasks"] += len(futures)
         store.save_undo(state.sweeps, state.level, store.V[setup.block_nodes(b0, b1)])
         c0 = b0
-        for node_values, rows, take_rows, chunk_passes, chunk_changes in results:
+        for node_values, rows, take_rows, chunk_passes, chunk_changes, meta in results:
             c1 = c0 + len(chunk_passes)
             store.V[setup.block_nodes(c0, c1)] = node_values
             store.take_values[rows] = take_rows
             passes[c0:c1], changes[c0:c1] = chunk_passes, chunk_changes
             c0 = c1
+            worker = str(meta["pid"])
+            peaks[worker] = max(peaks.get(worker, 0), meta["peak"])
+            done["task_seconds"] += meta["seconds"]
+        done["level_seconds"] += time.perf_counter() - level_started
+        # settled next by run_sweeps, in this process
+        done["cycling_blocks"] += int(np.sum(changes[b0:b1] > NEWTON_TOL))
+        done["client_seconds"] += time.perf_counter() - gathered
 
     def level_done(state):
+        recording = time.perf_counter()
         store.record_level(state, solution)
+        done["client_seconds"] += time.perf_counter() - recording
         done["levels_solved"] += 1
         if stop_after_levels is not None and done["levels_solved"] >= stop_after_levels:
             raise Stopped(f"stopped after {done['levels_solved']} levels")
@@ -271,10 +393,40 @@ def _quiet():
             logging.getLogger(name).setLevel(level)
 
 
+def _dashboard(client, local: bool) -> str | None:
+    """The Dask dashboard's address, where the scheduler serves one: a
+    scheduler always answers on its HTTP port, but without bokeh only with
+    a page asking for it. A local scheduler runs in this process (bokeh
+    importable here or not); another is asked, for 2 s."""
+    try:
+        if "dashboard" not in client.scheduler_info().get("services", {}):
+            return None
+        link = client.dashboard_link
+        if local:
+            return link if importlib.util.find_spec("bokeh") is not None else None
+        import urllib.request
+        with urllib.request.urlopen(link, timeout=2) as answer:
+            return link if answer.status == 200 and b"needs bokeh" not in answer.read(4096) \
+                else None
+    except (KeyError, AttributeError, ValueError, OSError):
+        return None
+
+
+WORKER_MEMORY_CONFIG = {"distributed.worker.memory.target": False,
+                        "distributed.worker.memory.spill": False,
+                        "distributed.worker.memory.pause": False,
+                        "distributed.worker.memory.terminate": 0.95}
+"""A local worker with a memory limit is stopped past 95% of it (its task
+run again, then the solve ends in one line); it never spills (a task's
+result is gathered at once) nor pauses (what a worker holds between tasks
+is its setup, which does not shrink: a paused worker would wait forever)."""
+
+
 @contextmanager
-def _connect(where):
-    """A Dask client: of a new local cluster, or of the scheduler at an
-    address (UsageError, one line, where none answers)."""
+def _connect(where, worker_memory: int | None = None):
+    """A Dask client: of a new local cluster (each worker's memory limited
+    to ``worker_memory`` bytes, else Dask's share of the machine), or of the
+    scheduler at an address (UsageError, one line, where none answers)."""
     try:
         import distributed
     except ImportError:
@@ -282,14 +434,18 @@ def _connect(where):
     kind, value = where
     with _quiet():
         if kind == "local":
+            import dask
             # One numba thread a worker; the workers inherit numba's cache
             # directory with the rest of the environment. They are started
             # ignoring Ctrl-C, which a terminal sends them too: the client
-            # stops them when it stops.
-            with _sigint_ignored():
+            # stops them when it stops. The scheduler's HTTP port (its
+            # dashboard, where bokeh is installed) on a free port: two
+            # solves at once do not contend for Dask's 8787.
+            with _sigint_ignored(), dask.config.set(WORKER_MEMORY_CONFIG):
                 local = distributed.LocalCluster(
                     n_workers=value, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR,
+                    dashboard_address=":0", silence_logs=logging.ERROR,
+                    memory_limit=worker_memory or "auto",
                     env={"NUMBA_NUM_THREADS": "1"})
             with local, distributed.Client(local) as client:
                 yield client

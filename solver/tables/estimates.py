@@ -264,3 +264,100 @@ def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: in
     if calibrated:
         seconds *= calibration.factor(calibration.kind_of(rules, memory, players))
     return seconds
+
+
+# ------------------------------------------------------- through a cluster
+# Fitted to 4-player cinq-mille to 1,500, 2,000 and 2,500 through local:2
+# (benchmarks/cluster_scale.py, docs/cluster.md "How far it goes"; the two
+# cores shared with other jobs, load 4 to 7: upper bounds).
+
+CLUSTER_UNIT_SECONDS = 5.9e-9
+"""Seconds a level waits on its tasks per estimated DP row and unit of a
+row's work (keeps compared plus ROW_COST_PLAYERS, times PLAYER_COST a
+player), for one worker: the kernel, the page faults of the values a task
+maps, a worker's first setup, and the wait for the slowest task (5.65e-9
+in the tasks, times 1.04)."""
+CLUSTER_LEVEL_SECONDS = 0.047
+"""Seconds a level costs besides its tasks' work, sweep by sweep: the round
+trip through the scheduler, the tasks' start, the client's writes and record."""
+CLUSTER_START_SECONDS, CLUSTER_NODE_SECONDS = 4.0, 1e-6
+"""The rest of a solve where no block cycles: the local cluster's start, the
+kernel loaded, the end (4.1 s in 4-player cinq-mille to 1,500); and per turn start,
+the client's blocks and checkpoint (Setup.of: 0.9 us a turn start)."""
+SETTLE_SECONDS = 0.5
+"""Seconds the client takes to settle a block whose best responses cycle
+(:func:`solver.engine.equilibrium.settle_block`, in the client, one after
+the other: 0.49 s each for the 30 of 4-player cinq-mille to 2,000, 0.52 s
+for the 62 of 2,500)."""
+CYCLING_SHARE = 2.0e-4
+"""The share of blocks whose best responses cycle, sweep by sweep: the least
+known term (4-player cinq-mille: none of 16,456 blocks to 1,500, 30 of
+114,426 to 2,000, 62 of 420,246 to 2,500; 4-player Pig to 40, none)."""
+WORKER_BASE_BYTES = 200_000_000
+"""A worker before its setup: Python, numpy, numba, Dask (215 MB measured
+with 65,536 turn starts)."""
+SWEEPS_WITH_FALLS = 16
+"""Sweeps of a game with falls (3-player dix-mille to 600: 16)."""
+
+
+def estimated_cluster(rules: Rules, players: int, workers: int,
+                      cycling: int | None = None) -> dict:
+    """What the N-player solve of ``rules`` would cost through a cluster of
+    ``workers`` Dask workers of one core, as the cluster path is built today
+    (docs/cluster.md, "How far it goes"):
+
+        seconds = start + node_s * nodes + row_s * rows / workers
+                  + level_s * levels * sweeps + settle_s * cycling
+
+    ``rows`` the DP rows (``passes * nodes * rows a node``, the passes and
+    rows of :func:`estimated_solve_seconds`), ``row_s`` a row's cost
+    (CLUSTER_UNIT_SECONDS times the row's work), ``levels`` the distinct
+    sums of the players' scores, ``cycling`` the blocks whose best
+    responses cycle (CYCLING_SHARE of the blocks, about ``nodes / N``, each
+    sweep; ``cycling`` given, that count), settled by the client alone,
+    as are its setup and checkpoint (``node_s``). Bytes: ``V`` (8 N a
+    turn start), the take-over values (:func:`estimated_table_bytes`,
+    uncompressed), the checkpoint (both), and a worker's peak: it builds
+    the blocks of every turn start, as one process does
+    (NODE_BYTES_PER_PLAYER a player), and maps V. Tasks: ``workers`` a
+    level and sweep."""
+    from solver.model.dice import keep_table
+    N = players
+    nodes = _state_count(rules, "exact") ** N
+    dice = keep_table(rules).packed()
+    work = (len(dice.prob) + len(dice.extra_units) + ROW_COST_PLAYERS) * PLAYER_COST * N
+    passes = 1.5 * (3.5 if rules.crosses else 1.0) * (4.0 if rules.has_takeover else 1.0)
+    rows = passes * nodes * (rules.target_units / 2 + past_target_units(rules))
+    sweeps = SWEEPS_WITH_FALLS if rules.crosses or rules.fall_penalty else 1
+    levels = _levels(rules, N)
+    V_bytes = 8 * N * nodes
+    take_bytes = estimated_table_bytes(rules, "exact", N, compressed=False) - V_bytes
+    if cycling is None:
+        cycling = round(CYCLING_SHARE * nodes / N * sweeps)
+    client = CLUSTER_START_SECONDS + CLUSTER_NODE_SECONDS * nodes + SETTLE_SECONDS * cycling
+    seconds = (client + CLUSTER_UNIT_SECONDS * work * rows / workers
+               + CLUSTER_LEVEL_SECONDS * levels * sweeps)
+    return {"nodes": nodes, "rows": rows, "levels": levels, "sweeps": sweeps,
+            "tasks": levels * sweeps * workers, "seconds": seconds, "cycling": cycling,
+            "client_seconds": client,
+            "V_bytes": V_bytes, "take_values_bytes": take_bytes,
+            "checkpoint_bytes": V_bytes + take_bytes,
+            "worker_bytes": WORKER_BASE_BYTES + (NODE_BYTES_PER_PLAYER + 8) * N * nodes}
+
+
+def _levels(rules: Rules, players: int) -> int:
+    """The distinct sums of ``players`` scores, each 0 or from the first bank
+    to the target (from the floor with a penalty): the levels."""
+    low = rules.floor_units if rules.fall_penalty else first_bank_units(rules)
+    high = rules.target_units - 1
+    # k players have banked, the others are at 0: the sums k low to k high.
+    covered = sorted((k * low, k * high) for k in range(players + 1))
+    count, end = 0, None
+    for a, b in covered:
+        if end is None or a > end:
+            count += b - a + 1
+            end = b
+        elif b > end:
+            count += b - end
+            end = b
+    return count

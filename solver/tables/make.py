@@ -91,14 +91,16 @@ class Made:
 def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
                memory: str | None = None, progress=None, players: int = 2, *,
                say: Callable | None = None, reuse: bool = False,
-               starting: Callable | None = None, cluster: str | None = None) -> Made:
+               starting: Callable | None = None, cluster: str | None = None,
+               worker_memory: str | None = None) -> Made:
     """Make the table of ``rules`` at ``out`` (default: the user's table):
     check where it goes (:func:`check_target`), take its lock (waiting for
     another process making it, ``say`` telling so), solve, check the
     Bellman residual and write. With ``cluster`` (N players), the solve runs
     on a Dask cluster (:mod:`solver.tables.cluster`), resumable from the
     checkpoint beside the table, removed once the table is written (and
-    not taken as this machine's solve time). With ``reuse``, a table that
+    not taken as this machine's solve time), each local worker's memory
+    limited to ``worker_memory`` (``"4GB"``). With ``reuse``, a table that
     another process wrote there meanwhile (of these rules and players, to this
     tolerance or a finer one) is taken as it is, not solved again.
     ``starting()`` runs when the solve starts. A solve that would not fit in
@@ -107,9 +109,9 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
     from solver.tables.files import write_table
     from solver.tables.paths import user_table_path
     path = Path(out) if out is not None else user_table_path(rules, memory, players)
-    if cluster is not None:
+    if cluster is not None or worker_memory is not None:
         from solver.tables.cluster import check_cluster
-        check_cluster(cluster, players)
+        check_cluster(cluster, players, worker_memory)
     check_memory(rules, memory, players)
     check_target(path, estimated_table_bytes(rules, memory, players))
     before = identity(path)
@@ -126,7 +128,8 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
         else:
             from solver.engine.solution_n import bellman_residual_n
             solution = solve_players_game(rules, players, memory, tol=tolerance,
-                                          progress=progress, cluster=cluster, table=path)
+                                          progress=progress, cluster=cluster, table=path,
+                                          worker_memory=worker_memory, say=say)
             residual = bellman_residual_n(solution)
         try:
             write_table(solution, path, tolerance, residual)
@@ -208,17 +211,19 @@ def _made_for(path: Path, rules: Rules, players: int, tolerance: float) -> bool:
 
 
 def solve_players_game(rules: Rules, players: int, memory: str | None = None, progress=None,
-                       tol: float = 1e-12, cluster: str | None = None, table: Path | None = None):
+                       tol: float = 1e-12, cluster: str | None = None, table: Path | None = None,
+                       worker_memory: str | None = None, say=None):
     """The N-player game, exactly (:mod:`solver.engine.n_player`); with
-    ``cluster``, on Dask, checkpointed beside ``table``
-    (:mod:`solver.tables.cluster`)."""
+    ``cluster``, on Dask, checkpointed beside ``table``, each local worker
+    within ``worker_memory`` (:mod:`solver.tables.cluster`)."""
     from solver.engine.n_player import solve_players
     check_players(rules, players, memory)
     if cluster is not None:
         from solver.tables.checkpoint import checkpoint_path
         from solver.tables.cluster import solve_players_cluster
         return solve_players_cluster(rules, players, cluster, checkpoint_path(table),
-                                     player_space(rules, "exact"), tol=tol, progress=progress)
+                                     player_space(rules, "exact"), tol=tol, progress=progress,
+                                     worker_memory=worker_memory, say=say)
     return solve_players(rules, players, player_space(rules, "exact"), tol=tol,
                          progress=progress)
 
