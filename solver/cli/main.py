@@ -160,6 +160,7 @@ def build_parser() -> Parser:
     p.add_argument("--table", type=Path, metavar="FILE")
     solve_option(p)
     memory_option(p)
+    referee_options(command("referee", cmd_referee, REFEREE_HELP))
     p = sub.add_parser("serve", help="the page for the table: score sheet and advice in a "
                        "browser", description="Serve the page for the table (score sheet, "
                        "advice, win chances) to a browser; open the address it prints.")
