@@ -387,7 +387,7 @@ def explanation(N, c: dict, k: dict) -> str:
     others = c["other_cards"]
     if others:
         parts.append(
-            "The other rule sets' cards, fitted and measured alike, give up "
+            "The other rule sets' cards give up "
             + _and([f"{N(f'farkle/card/{game}/loss', loss['loss'], 'pct3')}"
                     + (f" ± {N(f'farkle/card/{game}/stderr', loss['stderr'], 'pct3')}"
                        if "stderr" in loss else "")

@@ -122,21 +122,24 @@ def decision_intervals(figs: Figures, label: str, unit: int, situations, xlabel:
 
 
 def bank_map(figs: Figures, key: str, label: str, unit: int, scores, smallest, every,
-             note: str, percentile: int = 99) -> str:
+             note: str, percentile: int = 99, brief: bool = False) -> str:
     """``smallest[n][i, j]``: the smallest total banked (units, -1 never)
     with ``n`` dice, mover at ``scores[i]``, opponent at ``scores[j]``;
     ``scores`` are every k-th of ``every``, the scores a player can hold,
-    and each of these is drawn with the value of the sample at or below it."""
+    and each of these is drawn with the value of the sample at or below it.
+    ``brief``: the caption refers to the first such map's key."""
     ns = [int(n) for n in smallest if np.any(smallest[n] >= 0)]
     without = (", the row of a mover at 0 left out" if has_entry(np.asarray(every)) else "")
     meta = {"label": label, "unit": int(unit), "dice": ns, "percentile": percentile}
     arrays = {"scores": np.asarray(scores), "every": np.asarray(every),
               **{f"smallest_{n}": np.asarray(smallest[n]) for n in ns}}
-    return figs.draw("bank_map", f"bank-map-{key}", meta, arrays,
-                     f"{label}: the smallest turn total banked, against both scores, a panel "
-                     "per number of dice in hand (grey: never; blank: scores that cannot "
-                     "occur; each panel's colour scale to its "
-                     f"{percentile}th percentile{without}{note}).")
+    caption = (f"{label}: the smallest turn total banked, drawn as in the first such map"
+               f"{f' ({note[2:]})' if note else ''}." if brief else
+               f"{label}: the smallest turn total banked, against both scores, a panel "
+               "per number of dice in hand (grey: never; blank: scores that cannot "
+               "occur; each panel's colour scale to its "
+               f"{percentile}th percentile{without}{note}).")
+    return figs.draw("bank_map", f"bank-map-{key}", meta, arrays, caption)
 
 
 def house_rules(figs: Figures, rows: list) -> str:
@@ -145,8 +148,7 @@ def house_rules(figs: Figures, rows: list) -> str:
     return figs.draw("house_rules", "house-rules", meta, {},
                      "What a house rule is worth to the first player: the change of the first "
                      "player's win probability against the game as played, each variant solved "
-                     "exactly at the game's own target (labels: the change in percentage "
-                     "points).")
+                     "at the game's own target (labels: the change in percentage points).")
 
 
 def card_departures(figs: Figures, panels: list, caption: str, vmax: float = 0.5) -> str:

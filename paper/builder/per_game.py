@@ -26,7 +26,8 @@ def game_section(W, g, house, model_check, explained: set) -> str:
 def banking(W, g, explained: set) -> str:
     N, D = W.N, g.rules.dice
     ref = W.tabs.peek()
-    if "banking" not in explained:
+    first = "banking" not in explained
+    if first:
         explained.add("banking")
         text = (f"{ref} gives the turn totals at which optimal play banks, per number of dice "
                 "in hand, in five score situations, as intervals of the totals play can "
@@ -48,22 +49,23 @@ def banking(W, g, explained: set) -> str:
     out.append(F.decision_intervals(
         W.figs, g.label, g.rules.unit, g.results["bank"], "dice in hand",
         "turn total banked (points)", range(1, D + 1), f"bank-{g.key}",
-        f"{g.label}: the turn totals banked, by dice in hand, in the situations of the table "
-        "(bars; a dot where an interval starts, a cross at 0: never)."))
-    out.append(bank_map(W, g))
+        f"{g.label}: the turn totals banked, by dice in hand"
+        + (" (drawn as for the first game)." if not first else ", in the situations of the table "
+           "(bars; a dot where an interval starts, a cross at 0: never).")))
+    out.append(bank_map(W, g, brief=not first))
     if g.results.get("unusable"):
         out.append(bands(N, g, "bands" not in explained))
         explained.add("bands")
     return "\n\n".join(out)
 
 
-def bank_map(W, g) -> str:
+def bank_map(W, g, brief: bool = False) -> str:
     scores, smallest, _, step = g.results["maps"]
     note = ("" if step == 1 else f"; every {W.N(f'{g.key}/map_step', step, 'int')}"
             f"{'nd' if step == 2 else 'th'} score replayed, standing for those up to the next")
     note += "; both players without crosses" if g.rules.crosses else ""
     return F.bank_map(W.figs, g.key, g.label, g.rules.unit, scores, smallest,
-                      plain_scores(g.solution.space), note)
+                      plain_scores(g.solution.space), note, brief=brief)
 
 
 def bands(N, g, first: bool) -> str:
@@ -117,8 +119,8 @@ def taking_over(W, g, explain: bool) -> str:
     figure = F.decision_intervals(
         W.figs, g.label, g.rules.unit, g.results["take"], "dice offered",
         "offered turn total taken (points)", range(1, g.rules.dice), f"takeover-{g.key}",
-        f"{g.label}: the offered totals taken over, by dice offered, in the situations of "
-        "the table (a cross at 0: none).")
+        f"{g.label}: the offered totals taken over, by dice offered"
+        + (", in the situations of the table (a cross at 0: none)." if explain else "."))
     return "\n\n".join([text, table, figure])
 
 

@@ -317,14 +317,13 @@ def house_text(N, house) -> str:
     crossed = [r for r in rows if r["family"] == "dix-mille" and r["label"] != "no crosses"
                and "no crosses" not in r["label"]]
     text = ("Each variant differs from the game as played in one rule (two for \"no "
-            "take-over and no crosses\") and is solved exactly at the game's own target. "
-            f"The figure gives the change of the first player's chance; the rule that "
+            "take-over and no crosses\") and is solved at the game's own target"
+            + (", exactly but for dix-mille's variants that keep its crosses, which use the "
+               "memory model as its table does. " if crossed else ", exactly. ")
+            + f"The figure gives the change of the first player's chance; the rule that "
             f"matters most is \"{top['label']}\" in {top['family']} "
             f"({N(_hkey(top, 'delta'), top['delta'], 'pp3')} "
             "percentage points).")
-    if crossed:
-        text += (" dix-mille's variants that keep its crosses are solved with the memory "
-                 "model, as its table is.")
     return text + " Appendix F lists every variant."
 
 
