@@ -352,7 +352,13 @@ def test_a_stored_card_s_command_is_the_one_its_options_name():
     assert options.command("farkle") == cards["farkle"]["loss"]["command"]
     assert "--fit-floor -500" in FitOptions(fit_floor=-500).command("zilch")
     FitOptions(fit_floor=-500).check("zilch")
-    for refused in (FitOptions(sampled=100), FitOptions(fields=["bank9"]),
+    # farkle-facebook's and zilch's: searched and measured over sampled games.
+    sampled = FitOptions(rounds=4, sampled=8000, measure_games=50000,
+                         from_card="farkle-acg2017", card_only=True)
+    for game in ("farkle-facebook", "zilch"):
+        assert sampled.command(game) == cards[game]["loss"]["command"]
+    for refused in (FitOptions(sampled=100, fit_target=2000), FitOptions(sampled=-1),
+                    FitOptions(sampled=100, measure_games=1), FitOptions(fields=["bank9"]),
                     FitOptions(changes={"nothing": 1}), FitOptions(fit_floor=-500),
                     FitOptions(from_card="pig"), FitOptions(fields=["past_lead"])):
         with pytest.raises(UsageError):
