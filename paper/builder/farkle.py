@@ -149,12 +149,13 @@ def computed(tables: Path = TABLES) -> dict:
     out["acg2017"] = {
         "unit": unit, "fair": int(scores[fair]) * unit, "komi": komi(acg),
         "share": {int(s) * unit: float(p) for s, p in zip(scores, shares, strict=True)}}
-    out["card"] = stored_cards()[GAMES["acg2017"]]["loss"]
+    cards = stored_cards()                  # read from its file once
+    out["card"] = cards[GAMES["acg2017"]]["loss"]
     # The other Farkle rule sets' cards, where stored (the common table's
     # preset, `farkle`, among them).
-    out["other_cards"] = {game: stored_cards()[game]["loss"]
+    out["other_cards"] = {game: cards[game]["loss"]
                           for game in ("farkle-cardgames", "farkle", "farkle-facebook", "zilch")
-                          if game in stored_cards()}
+                          if game in cards}
     zilch = get_rules(GAMES["zilch"])
     policy = points_policy(zilch)
     # The rules page names three pairs but not four of a kind with a pair:

@@ -185,6 +185,13 @@ class SweepState:
     rows_run: int = 0
 
 
+def cycling_blocks(changes: np.ndarray, b0: int, b1: int) -> np.ndarray:
+    """The blocks ``b0 <= b < b1`` whose policy iteration did not settle
+    (their last change above NEWTON_TOL): the best responses cycle, and
+    :func:`solver.engine.equilibrium.settle_block` mixes them."""
+    return np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0
+
+
 def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float = 1e-12,
                max_sweeps: int = 200, progress=None, state: SweepState | None = None,
                level_done=None) -> SweepState:
@@ -217,7 +224,7 @@ def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float =
             solve_blocks(b0, b1, state.sweeps == 1, passes, changes)
             state.total_passes += int(passes[b0:b1] @ setup.block_sizes[b0:b1])
             state.rows_run += int(passes[b0:b1] @ setup.block_rows[b0:b1])
-            for b in np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0:
+            for b in cycling_blocks(changes, b0, b1):
                 settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
             if setup.has_falls:
                 state.change = max(state.change, float(np.max(np.abs(V[nodes] - before))))

@@ -52,8 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine.n_player import Setup, run_sweeps, sweep_stats
-from solver.engine.n_player_blocks import NEWTON_TOL
+from solver.engine.n_player import Setup, cycling_blocks, run_sweeps, sweep_stats
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn_kernel_n import MultiValues
 from solver.model.errors import UsageError
@@ -336,7 +335,7 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
             done["task_seconds"] += meta["seconds"]
         done["level_seconds"] += time.perf_counter() - level_started
         # settled next by run_sweeps, in this process
-        done["cycling_blocks"] += int(np.sum(changes[b0:b1] > NEWTON_TOL))
+        done["cycling_blocks"] += len(cycling_blocks(changes, b0, b1))
         done["client_seconds"] += time.perf_counter() - gathered
 
     def level_done(state):
