@@ -51,7 +51,7 @@ def one(mode: str, game: str, players: int, target: int, workers: int,
     rules = get_rules(game).with_target(target)
     setup = Setup.of(rules, players)        # compiles nothing; counts blocks and levels
     found = {"mode": mode, "game": game, "players": players, "target": target,
-             "nodes": setup.nodes, "blocks": len(setup.blocks.block_start) - 1,
+             "nodes": setup.nodes, "blocks": sum(setup.level(j).count for j in range(setup.levels)),
              "levels": setup.levels}
     del setup
     reset_peak()
@@ -193,7 +193,8 @@ def main() -> None:
         rows = json.loads(args.source.read_text())["measured"]
     else:
         # numba's cache warmed first (a small solve), so that no solve compiles
-        warm = min(targets) // 2
+        from solver.model.rules import get_rules
+        warm = max(min(targets) // 2, get_rules(args.game).entry + 250)
         measure(args, "single", warm - warm % 50 if warm > 100 else warm)
         for target in targets:
             rows.append((measure(args, "single", target), measure(args, "cluster", target)))

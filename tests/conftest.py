@@ -6,6 +6,12 @@ import tempfile
 
 import pytest
 
+# The suite reads the program in English whatever the machine's locale
+# (docs/french.md): LANGUAGE is the first variable solver.text reads, and the
+# CLI's subprocesses inherit it. A French test passes --lang fr, or an
+# environment of its own without LANGUAGE.
+os.environ["LANGUAGE"] = "en"
+
 # The suite runs in two processes (pytest-xdist, pyproject.toml). numba's
 # cache is not safe against two processes compiling the same kernel at once
 # (numba issue 10128; docs/solver.md, "numba's cache"), so every worker but the

@@ -35,7 +35,8 @@ from solver.model.errors import UsageError
 from solver.model.rules import get_rules
 from solver.tables import checkpoint as store_module
 from solver.tables.checkpoint import Checkpoint, checkpoint_path, identity
-from solver.tables.cluster import Stopped, chunks, solve_players_cluster, take_rows_of
+from solver.tables.cluster import Stopped, chunks, solve_players_cluster
+from solver.tables.cluster_tasks import take_rows_of
 from solver.tables.make import make_table
 
 
@@ -104,9 +105,9 @@ def test_chunks_cover_a_level_and_take_rows_are_the_kernels():
     rows a task returns are :func:`take_index`'s."""
     setup = Setup.of(quinze_take_over(1000), 3)
     for j in range(setup.levels):
-        b0, b1 = setup.level_blocks(j)
-        cut = chunks(setup, b0, b1, 3)
-        assert cut[0][0] == b0 and cut[-1][1] == b1 and len(cut) <= 3
+        level = setup.level(j)
+        cut = chunks(level, 0, level.count, 3)
+        assert cut[0][0] == 0 and cut[-1][1] == level.count and len(cut) <= 3
         assert all(a < b and b == c for (a, b), (c, _) in itertools.pairwise(cut))
     nodes = np.arange(setup.nodes)
     expected = [take_index(setup.seats, setup.moves.take_row, setup.moves.bank_slot, int(n))
@@ -125,10 +126,8 @@ def test_a_stopped_solve_resumes_after_its_last_level(scheduler, tmp_path):
     here = solve_players(rules, 3)
     setup = Setup.of(rules, 3)
     mixed_node = here.equilibria[0]["nodes"][0]
-    level_of = np.repeat(np.arange(setup.levels), np.diff(setup.blocks.level_start))
-    block = np.searchsorted(setup.blocks.block_start,
-                            np.flatnonzero(setup.blocks.node == mixed_node)[0], side="right") - 1
-    stop = int(level_of[block]) + 2
+    level = next(j for j in range(setup.levels) if mixed_node in setup.level_nodes(j))
+    stop = level + 2
     folder = tmp_path / "t.h5.checkpoint"
     with pytest.raises(Stopped):
         solve_players_cluster(rules, 3, scheduler, folder, stop_after_levels=stop)
@@ -172,7 +171,7 @@ def test_a_level_left_half_written_is_put_back(scheduler, tmp_path, monkeypatch)
         solve_players_cluster(rules, 3, scheduler, folder)
     monkeypatch.setattr(Checkpoint, "record_level", record_level)
     # The level's new values are written, its old ones kept beside them.
-    nodes = setup.block_nodes(*setup.level_blocks(4))
+    nodes = setup.level(4).nodes()
     old = np.load(folder / "undo-2-4.npy")
     assert not np.array_equal(np.load(folder / "V.npy")[nodes], old)
     resumed = {}
@@ -226,8 +225,10 @@ def test_a_worker_killed_mid_level_loses_no_level(scheduler, tmp_path, monkeypat
     assert_same(here, there)
     done = there.stats["cluster"]
     assert done["resumed_at"] is None and done["levels_solved"] == setup.levels
-    assert done["tasks"] == sum(len(chunks(setup, *setup.level_blocks(j), 2))
-                                for j in range(setup.levels))
+    # One task a worker for a level's blocks, and one for its cycling block.
+    assert done["settle_tasks"] == done["cycling_blocks"] == 1
+    assert done["tasks"] == sum(len(chunks(setup.level(j), 0, setup.level(j).count, 2))
+                                for j in range(setup.levels)) + done["settle_tasks"]
     from distributed import Client
     with Client(scheduler, timeout=10) as client:
         # Its lost tasks ran again: a key sent to be processed twice (the

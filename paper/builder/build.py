@@ -52,6 +52,7 @@ from solver.tables.files import read_info, read_table
 from solver.tables.machine import machine
 from solver.tables.make import solve_game
 from solver.tables.paths import default_path, table_name
+from solver.text import set_language
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository: the builder reads ``tables/``, ``tests/`` and
@@ -376,6 +377,9 @@ def main(argv=None) -> int:
                         help="a tenth of the simulated games, coarser maps, fewer checks")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    # The paper is written in English, whatever the machine's locale: the
+    # cards and numbers it prints through the package are English too.
+    set_language("en")
     if importlib.util.find_spec("matplotlib") is None:
         print("the paper's figures need matplotlib: pip install \"farkle-solver[paper]\"",
               file=sys.stderr)

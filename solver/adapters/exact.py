@@ -56,6 +56,7 @@ import numpy as np
 from solver.engine.solution import replay
 from solver.engine.solution_n import EPS, replay_n
 from solver.model.dice import keeps, rolls
+from solver.model.messages import Message
 from solver.model.turn_rules import (
     OVERSHOOT,
     WIN,
@@ -66,6 +67,7 @@ from solver.model.turn_rules import (
     may_bank,
 )
 from solver.play.game import BANK, KEEP, PlayerLine, Table
+from solver.text import N_
 
 ASK_TWICE_EVERY = 97
 """One decision point in this many (and the first 50) is asked twice."""
@@ -112,11 +114,11 @@ class Exact:
 def why_not_exact(rules) -> str | None:
     """Why a game's rules are outside the exact evaluation, or None."""
     if rules.crosses:
-        return "crosses make a player's state more than a score"
+        return Message(N_("crosses make a player's state more than a score"))
     if rules.has_takeover:
-        return "a take-over makes a turn start more than the scores"
+        return Message(N_("a take-over makes a turn start more than the scores"))
     if rules.final_round:
-        return "a final round makes a turn start more than the scores"
+        return Message(N_("a final round makes a turn start more than the scores"))
     return None
 
 
@@ -272,7 +274,8 @@ class Evaluation:
             chosen = next((j for j, o in enumerate(options) if o[0].dice == tuple(answer)),
                           None)
             if chosen is None:
-                raise NotExact(f"the policy kept {answer} from {dice}: not a legal keep")
+                raise NotExact(Message(N_("the policy kept {answer} from {dice}: not a legal "
+                                          "keep"), answer=answer, dice=dice))
             self._visit(scores, seat, KEEP, t, n, dice, tuple(o[0].dice for o in options),
                         values, chosen, w, visits)
             return [(options[chosen], 1.0)]
@@ -295,7 +298,8 @@ class Evaluation:
         if is_d:
             answer = self._ask(scores, seat, BANK, t, n, None)
             if answer not in ("bank", "roll"):
-                raise NotExact(f"the policy answered {answer!r} to bank or roll")
+                raise NotExact(Message(N_("the policy answered {answer} to bank or roll"),
+                                       answer=repr(answer)))
             chosen = 0 if answer == "bank" else 1
             self._visit(scores, seat, BANK, t, n, None, ("bank", "roll"), values, chosen, w,
                         visits)
@@ -317,8 +321,9 @@ class Evaluation:
         if self.asked <= 50 or self.asked % ASK_TWICE_EVERY == 0:
             again = self.ask(self.probe)
             if _normal(again) != _normal(answer):
-                raise NotExact(f"the policy answered {_normal(answer)} and then "
-                               f"{_normal(again)} at one position: it is not deterministic")
+                raise NotExact(Message(N_("the policy answered {answer} and then {again} at "
+                                          "one position: it is not deterministic"),
+                                       answer=_normal(answer), again=_normal(again)))
         return _normal(answer)
 
     def _visit(self, scores, seat, kind, t, n, roll, options, values, chosen, w, visits):

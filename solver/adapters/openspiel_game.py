@@ -46,6 +46,7 @@ from solver.model.errors import UsageError
 from solver.model.house_rules import load_house_rules
 from solver.model.rules import get_rules
 from solver.play.game import OVER
+from solver.text import _
 
 SHORT_NAME = "python_farkle"
 MAX_PLAYERS = 6
@@ -91,11 +92,13 @@ class FarkleGame(pyspiel.Game):
         params = {**DEFAULTS, **(params or {})}
         players = int(params["players"])
         if not 2 <= players <= MAX_PLAYERS:
-            raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+            raise UsageError(_("players must be 2 to {most}, not {given}").format(
+                most=MAX_PLAYERS, given=players))
         self.rules = rules_of(params) if rules is None else rules
         self.horizon = int(params["horizon"])
         if self.horizon < 1:
-            raise UsageError(f"horizon must be at least 1, not {self.horizon}")
+            raise UsageError(_("horizon must be at least 1, not {given}").format(
+                given=self.horizon))
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(self.rules),
             max_chance_outcomes=engine.max_chance_outcomes(self.rules),
@@ -203,7 +206,7 @@ class FarkleObserver:
 
     def __init__(self, game: FarkleGame):
         layout = encoding.observation_layout(game.rules, game.players)
-        self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
+        self.tensor = np.zeros(sum(size for _name, size in layout), np.float32)
         self.dict = {}
         at = 0
         for name, size in layout:

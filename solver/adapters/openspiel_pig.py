@@ -44,6 +44,7 @@ import pyspiel
 
 from solver.model.errors import UsageError
 from solver.model.turn_rules import TurnRules
+from solver.text import _
 
 HORIZON = 10 ** 9
 ROLL, STOP = 0, 1
@@ -59,8 +60,10 @@ def pig_parameters(rules, players: int) -> dict:
               "final_round": False}
     for name, value in wanted.items():
         if getattr(rules, name) != value:
-            raise UsageError(f"{rules.name} is not OpenSpiel's pig: its {name} is "
-                             f"{getattr(rules, name)!r}, not {value!r}")
+            raise UsageError(_("{game} is not OpenSpiel's pig: its {field} is {have}, not "
+                               "{want}").format(game=rules.name, field=name,
+                                                have=repr(getattr(rules, name)),
+                                                want=repr(value)))
     return {"players": players, "winscore": rules.target, "diceoutcomes": 6,
             "piglet": False, "horizon": HORIZON}
 
@@ -162,13 +165,13 @@ def play(solution, games: int, seed: int = 0) -> dict:
     wins = np.zeros(players, dtype=np.int64)
     unfinished = 0
     target = rules.target
-    for _ in range(games):
+    for _game in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(draw(state.chance_outcomes(), rng.random()))
             else:
-                _, scores, total = position(state, players, target)
+                _mover, scores, total = position(state, players, target)
                 state.apply_action(policy.action(scores, total))
         returns = state.returns()
         if max(returns) <= 0:

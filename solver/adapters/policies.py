@@ -48,6 +48,7 @@ from solver.model.errors import UsageError
 from solver.play.bots import make_bot
 from solver.play.game import Game
 from solver.sim.policies import parse_policy
+from solver.text import _
 
 OUR_POLICIES = ("optimal", "card", "expected", "random")
 
@@ -117,7 +118,8 @@ def _checked(game: Game, reply) -> Any:
             action = None
     if action not in legal:
         names = ", ".join(encoding.action_name(rules, a) for a in legal)
-        raise UsageError(f"the policy answered {reply!r} where the legal answers are {names}")
+        raise UsageError(_("the policy answered {reply} where the legal answers are {names}")
+                         .format(reply=repr(reply), names=names))
     return encoding.answer_of(rules, action)
 
 
@@ -170,9 +172,9 @@ def from_openspiel(agent, rules, players: int, name: str | None = None,
 
         def answer(engine):
             state = state_of(game, engine.state)
-            legal = [[] for _ in range(players)]
+            legal = [[] for _seat in range(players)]
             legal[player] = state.legal_actions()
-            info = [state.information_state_tensor(engine.mover) for _ in range(players)]
+            info = [state.information_state_tensor(engine.mover) for _seat in range(players)]
             step = rl_environment.TimeStep(
                 observations={"info_state": info, "legal_actions": legal,
                               "current_player": player},
@@ -205,19 +207,21 @@ def load_object(spec: str):
     """``MODULE:NAME`` imported, MODULE from the current directory or the
     Python path (as ``python -m`` finds it; the installed ``farkle``
     script's own directory is not the person's)."""
-    module_name, _, attribute = spec.partition(":")
+    module_name, _colon, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise UsageError(f"a policy is MODULE:NAME, not {spec!r}")
+        raise UsageError(_("a policy is MODULE:NAME, not {given}").format(given=repr(spec)))
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise UsageError(f"cannot import {module_name!r} for the policy: {error}") from None
+        raise UsageError(_("cannot import {module} for the policy: {error}").format(
+            module=repr(module_name), error=error)) from None
     try:
         value = module
         for part in attribute.split("."):
             value = getattr(value, part)
     except AttributeError:
-        raise UsageError(f"{module_name} has no {attribute!r}") from None
+        raise UsageError(_("{module} has no {name}").format(
+            module=module_name, name=repr(attribute))) from None
     return value

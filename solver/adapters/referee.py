@@ -56,8 +56,10 @@ from solver.adapters.policies import (
 from solver.advice.advisor import Advisor
 from solver.advice.duels import DuelsAdvisor
 from solver.model.errors import UsageError
+from solver.model.messages import Message, Number
 from solver.play.bots import OptimalBot
 from solver.play.game import OVER, ROLL, Game
+from solver.text import N_, _
 
 DEFAULT_LIMIT = 2_000_000
 """D's decision points (every seat) an exact evaluation may ask about."""
@@ -173,8 +175,8 @@ def player_of(spec: str, rules, players: int, simulations: int = 100, seed: int 
     if spec.startswith("openspiel:"):
         kind = spec.partition(":")[2]
         if kind not in ("mcts", "random", "qlearning"):
-            raise UsageError(f"the openspiel policies are mcts, random and qlearning, "
-                             f"not {kind!r}")
+            raise UsageError(_("the openspiel policies are mcts, random and qlearning, not "
+                               "{given}").format(given=repr(kind)))
         from solver.adapters import openspiel_agents
         if kind == "mcts":
             return openspiel_agents.mcts(rules, players, simulations, seed)
@@ -187,7 +189,8 @@ def player_of(spec: str, rules, players: int, simulations: int = 100, seed: int 
     if hasattr(value, "step") or hasattr(value, "action_probabilities"):
         return from_openspiel(value, rules, players, spec, seed=seed)
     if not callable(value):
-        raise UsageError(f"{spec} is not a callable, an OpenSpiel bot or policy")
+        raise UsageError(_("{policy} is not a callable, an OpenSpiel bot or policy").format(
+            policy=spec))
     return from_callable(value, spec)
 
 
@@ -203,7 +206,7 @@ def as_player(policy, rules, players: int) -> Player:
         return from_openspiel(policy, rules, players)
     if callable(policy):
         return from_callable(policy)
-    raise UsageError(f"cannot referee {policy!r}: not a policy")
+    raise UsageError(_("cannot referee {policy}: not a policy").format(policy=repr(policy)))
 
 
 def referee(advisor, policy, games: int = 1000, seed: int = 0, exact_only: bool | None = None,
@@ -214,19 +217,20 @@ def referee(advisor, policy, games: int = 1000, seed: int = 0, exact_only: bool 
     False, simulate; None, exactly where possible. ``progress(done,
     total)`` follows a simulation's games."""
     if isinstance(advisor, DuelsAdvisor) or not isinstance(advisor, Advisor):
-        raise UsageError("the referee needs the exact table of the game and players "
-                         "(optimal players), not a model")
+        raise UsageError(_("the referee needs the exact table of the game and players "
+                           "(optimal players), not a model"))
     rules, players = advisor.rules, advisor.players
     player = as_player(policy, rules, players)
     started = time.perf_counter()
     why = exact.why_not_exact(rules)
     if why is None and player.deterministic is False:
-        why = f"{player.name} is not deterministic"
+        why = Message(N_("{policy} is not deterministic"), policy=player.name)
     if why is None and exact.decision_points(rules, players) > limit:
-        why = (f"the game has up to {exact.decision_points(rules, players):,} decision "
-               f"points, more than {limit:,} to tabulate")
+        why = Message(N_("the game has up to {points} decision points, more than {limit} to "
+                         "tabulate"), points=Number(exact.decision_points(rules, players)),
+                      limit=Number(limit))
     if why is not None and exact_only:
-        raise UsageError(f"no exact evaluation: {why}")
+        raise UsageError(_("no exact evaluation: {why}").format(why=why))
     if why is None and exact_only is not False:
         try:
             report = _exactly(advisor, player, top)
@@ -234,10 +238,10 @@ def referee(advisor, policy, games: int = 1000, seed: int = 0, exact_only: bool 
             return report
         except exact.NotExact as refusal:
             if exact_only:
-                raise UsageError(f"no exact evaluation: {refusal}") from None
-            why = str(refusal)
+                raise UsageError(_("no exact evaluation: {why}").format(why=refusal)) from None
+            why = refusal.args[0] if refusal.args else ""
     report = _simulated(advisor, player, games, seed, top, progress)
-    report.note = None if exact_only is False else f"simulated: {why}"
+    report.note = None if exact_only is False else Message(N_("simulated: {why}"), why=why)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -272,7 +276,7 @@ def _exactly(advisor, player: Player, top: int) -> Report:
 def _simulated(advisor, player: Player, games: int, seed: int, top: int, progress) -> Report:
     rules, players = advisor.rules, advisor.players
     if games < 2:
-        raise UsageError(f"--games must be at least 2, not {games}")
+        raise UsageError(_("--games must be at least 2, not {given}").format(given=games))
     optimal = [float(x) for x in advisor.solution.seat_wins]
     seats, costs = [], defaultdict(lambda: [0.0, 0, None, set()])
     done, total = 0, games * players

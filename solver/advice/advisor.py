@@ -41,8 +41,10 @@ from solver.engine.solution_n import MultiSolution
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import past_target_units
+from solver.model.messages import Message, Number, figure
 from solver.model.states import Line, check_roll, check_turn, player_state
 from solver.model.turn_rules import CONTINUE, WIN, TurnRules, dice_left, keep_result
+from solver.text import N_, _, ngettext, number
 
 
 @dataclass
@@ -109,11 +111,13 @@ def turn_state(rules, me: int, turn: int, dice: int) -> tuple[int, int]:
     check_turn(rules, turn, dice)
     past = past_target_units(rules) * rules.unit      # a final round's banks past the target
     if past and me + turn >= rules.target + past:
-        raise UsageError(f"turn total {turn} takes the score {me} {past:,} or more past the "
-                         f"target {rules.target}, farther than the table holds: bank")
+        raise UsageError(_("turn total {turn} takes the score {me} {past} or more past the "
+                           "target {target}, farther than the table holds: bank").format(
+            turn=figure(turn), me=figure(me), past=number(past), target=figure(rules.target)))
     if not past and me + turn >= rules.target:
-        raise UsageError(f"turn total {turn} takes the score {me} to the target "
-                         f"{rules.target} or past it: the turn is already over")
+        raise UsageError(_("turn total {turn} takes the score {me} to the target {target} or "
+                           "past it: the turn is already over").format(
+            turn=figure(turn), me=figure(me), target=figure(rules.target)))
     return turn // rules.unit, dice
 
 
@@ -185,7 +189,7 @@ class Advisor:
                 self.rules, _plain(me), _plain(opp), turn, dice))
         key, zero_to = self._start(me, opp)
         t, n = self._turn(me, turn, dice)
-        _, R, _, B, mix = self._replay(key, zero_to)
+        _z, R, _a, B, mix = self._replay(key, zero_to)
         choices = [_choice("roll", R[t, n])]
         if not np.isnan(B[t, n, 0]):
             choices.append(_choice("bank", B[t, n]))
@@ -193,9 +197,10 @@ class Advisor:
         advice = Advice(choices, position=self._position(me=me, opp=opp, turn=turn, dice=dice))
         if mix is not None and mix[t, n] >= 0:
             advice.mixed = float(mix[t, n])
-            advice.note = (f"the players' best replies go round in a cycle here: the table's "
-                           f"equilibrium banks with probability {mix[t, n]:.3f} (either "
-                           f"choice gives you the same chance)")
+            advice.note = Message(N_(
+                "the players' best replies go round in a cycle here: the table's equilibrium "
+                "banks with probability {probability} (either choice gives you the same "
+                "chance)"), probability=Number(float(mix[t, n]), 3))
         return advice
 
     def keep(self, me, opp, turn: int, dice: int, roll) -> Advice:
@@ -212,7 +217,8 @@ class Advisor:
         position = self._position(me=me, opp=opp, turn=turn, dice=dice, roll=sorted(roll))
         options = keeps(rules, counts_of(roll))
         if not options:
-            return Advice([_choice("zero", Z)], note="zero roll: no die scores, the turn is lost",
+            return Advice([_choice("zero", Z)],
+                          note=Message(N_("zero roll: no die scores, the turn is lost")),
                           position=position)
         turn = self.turn
         score = int(self.space.score[key[0]])
@@ -247,7 +253,7 @@ class Advisor:
             zero = (0.0, 1.0)
         if not options:
             return Advice([_choice("zero", zero)],
-                          note="zero roll: no die scores, the last turn is lost",
+                          note=Message(N_("zero roll: no die scores, the last turn is lost")),
                           position=position)
         return Advice([_choice("keep", wins, keep=kept, then=then, points=points)
                        for kept, points, wins, then in options], position=position)
@@ -257,9 +263,12 @@ class Advisor:
         other player, or a UsageError."""
         opps = list(opp) if isinstance(opp, (list, tuple)) else [opp]
         if len(opps) != self.players - 1:
-            raise UsageError(f"the table is for {self.players} players: give "
-                             f"{self.players - 1} opponent{'s' if self.players > 2 else ''} "
-                             f"(--opp in seat order after you), not {len(opps)}")
+            raise UsageError(ngettext(
+                "the table is for {players} players: give {count} opponent (--opp in seat order "
+                "after you), not {given}",
+                "the table is for {players} players: give {count} opponents (--opp in seat "
+                "order after you), not {given}", self.players - 1).format(
+                players=self.players, count=self.players - 1, given=len(opps)))
         return opps
 
     def _opps(self, opp) -> list[int]:
@@ -274,20 +283,24 @@ class Advisor:
         key, zero_to = self._start(me, opp)
         m, banker = key[0], key[-1]
         if not rules.has_takeover:
-            raise UsageError(f"{rules.name} has no take-over")
+            raise UsageError(_("{game} has no take-over").format(game=rules.name))
         if not self.space.can_take[m]:
-            raise UsageError(f"a player at {self.space.score[m] * rules.unit} may not take over in {rules.name} "
-                             f"(needs at least {rules.takeover_min} and to be entered)")
+            raise UsageError(_("a player at {score} may not take over in {game} (needs at least "
+                               "{least} and to be entered)").format(
+                score=figure(int(self.space.score[m]) * rules.unit), game=rules.name,
+                least=figure(rules.takeover_min)))
         if not 1 <= offer_dice < rules.dice:
-            raise UsageError(f"an offer leaves 1 to {rules.dice - 1} dice, not {offer_dice}")
+            raise UsageError(_("an offer leaves 1 to {most} dice, not {given}").format(
+                most=rules.dice - 1, given=offer_dice))
         t = offer // rules.unit
         last = (list(opp) if isinstance(opp, (list, tuple)) else [opp])[-1]
         banker_score = last.score if isinstance(last, Line) else last
         if offer <= 0 or offer % rules.unit or offer > banker_score \
                 or not np.any(self.space.bank_next[:, t] == banker):
-            raise UsageError(f"an offer of {offer} is impossible with the previous player at "
-                             f"{banker_score}: no bank of {offer} leaves them there")
-        _, R, _, _, _ = self._replay(key, zero_to)
+            raise UsageError(_("an offer of {offer} is impossible with the previous player at "
+                               "{score}: no bank of {offer} leaves them there").format(
+                offer=figure(offer), score=figure(banker_score)))
+        R = self._replay(key, zero_to)[1]
         choices = [_choice("fresh", R[0, rules.dice]), _choice("take", R[t, offer_dice])]
         choices.sort(key=lambda c: -c.win)
         return Advice(choices, position=self._position(
@@ -303,9 +316,12 @@ def lines_of(me: int, crosses: int, previous: int | None, opps: list[int],
     columns = {}
     for option, values in (("--opp-crosses", opp_crosses), ("--opp-previous", opp_previous)):
         if values is not None and len(values) != len(opps):
-            raise UsageError(f"{option} is given {len(values)} times for {len(opps)} "
-                             f"opponent{'s' if len(opps) > 1 else ''} (once per --opp, "
-                             f"in the same order)")
+            raise UsageError(ngettext(
+                "{option} is given {count} times for {opponents} opponent (once per --opp, in "
+                "the same order)",
+                "{option} is given {count} times for {opponents} opponents (once per --opp, in "
+                "the same order)", len(opps) if len(opps) > 1 else 1).format(option=option, count=len(values),
+                                                     opponents=len(opps)))
         columns[option] = values or [None] * len(opps)
     lines = [Line(score, crosses or 0, previous) for score, crosses, previous
              in zip(opps, columns["--opp-crosses"], columns["--opp-previous"])]

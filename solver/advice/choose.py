@@ -15,9 +15,11 @@ from solver.advice.advisor import Advisor
 from solver.advice.duels import DuelsAdvisor
 from solver.engine.solution_n import check_player_count
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.tables.estimates import in_reach
 from solver.tables.load import FirstUse, load_table, table_exists
+from solver.text import _
 
 
 def answers_exactly(rules: Rules, players: int = 2, memory: str | None = None,
@@ -41,6 +43,7 @@ def advisor_for(rules: Rules, players: int = 2, memory: str | None = None, *, pa
         return Advisor(load_table(rules, players, memory, path=path, **load), compiled)
     if rules.final_round:
         # The duels are two-player games: each would have its own final round.
-        raise UsageError(f"{rules.name} to {rules.target} with {players} players and a final "
-                         f"round is out of reach exactly; try a smaller --target")
+        raise UsageError(_("{game} to {target} with {players} players and a final round is out "
+                           "of reach exactly; try a smaller --target").format(
+            game=rules.name, target=figure(rules.target), players=players))
     return DuelsAdvisor(load_table(rules, 2, memory, **load), players)

@@ -56,7 +56,9 @@ from solver.advice.advisor import Advice, Advisor, _plain
 from solver.engine.solution import Solution
 from solver.engine.turn import bank_allowed, bank_values, pad, turn_values
 from solver.model.dice import keep_table
+from solver.model.messages import Figure, Message
 from solver.model.turn_rules import offer
+from solver.text import N_
 
 
 def duel_values(solution):
@@ -266,10 +268,13 @@ class DuelsAdvisor(Advisor):
             choice.wins = None
         advice.model = self.MODEL
         advice.position["opp"] = _plain(opp)
-        model_note = (f"model: no exact {self.players}-player table for {self.rules.name} to "
-                      f"{self.rules.target}; these chances are a race of independent duels "
-                      f"with each opponent, the next player's turn played out (docs/players.md)")
-        advice.note = f"{advice.note}; {model_note}" if advice.note else model_note
+        model_note = Message(N_(
+            "model: no exact {players}-player table for {game} to {target}; these chances are "
+            "a race of independent duels with each opponent, the next player's turn played out "
+            "(docs/players.md)"), players=self.players, game=self.rules.name,
+            target=Figure(self.rules.target))
+        advice.note = (Message(N_("{first}; {then}"), first=advice.note, then=model_note)
+                       if advice.note else model_note)
         return advice
 
     def bank_or_roll(self, me, opp, turn: int, dice: int) -> Advice:

@@ -32,8 +32,10 @@ from solver.engine.turn_kernel_n import EPS
 from solver.model.dice import counts_of, keeps
 from solver.model.errors import UsageError
 from solver.model.last_turn import LastTurn, past_target_units
+from solver.model.messages import figure
 from solver.model.states import check_roll, check_turn
 from solver.model.turn_rules import TurnRules, dice_left, may_bank
+from solver.text import _
 
 SHARED = 0.5
 """An equal score at the end: the win shared between two players."""
@@ -58,15 +60,17 @@ def last_turn(rules, me: int, opp: int, turn: int, dice: int) -> LastTurn:
     UsageError saying why the position cannot be."""
     check_turn(rules, turn, dice)
     if me >= rules.target:
-        raise UsageError(f"in the last turn my score {me} must be below the target "
-                         f"{rules.target} (only the other player has reached it)")
+        raise UsageError(_("in the last turn my score {me} must be below the target {target} "
+                           "(only the other player has reached it)").format(
+            me=figure(me), target=figure(rules.target)))
     most = rules.target + past_target_units(rules) * rules.unit
     if opp > most:
-        raise UsageError(f"the other player's {opp} is past {most}, farther than a final "
-                         f"round's table holds")
+        raise UsageError(_("the other player's {opp} is past {most}, farther than a final "
+                           "round's table holds").format(opp=figure(opp), most=figure(most)))
     turn_ = LastTurn(rules, me // rules.unit, opp // rules.unit)
     if turn_.passed(turn // rules.unit) and turn:
-        raise UsageError(f"turn total {turn} passes {opp}: the turn is already over")
+        raise UsageError(_("turn total {turn} passes {opp}: the turn is already over").format(
+            turn=figure(turn), opp=figure(opp)))
     return turn_
 
 
@@ -124,13 +128,14 @@ def seat_in_round(rules, me: int, opps: list[int], turn: int, dice: int) -> Seat
     check_turn(rules, turn, dice)
     unit, target = rules.unit, rules.target
     if me >= target:
-        raise UsageError(f"in the last turn my score {me} must be below the target {target} "
-                         f"(another player has reached it)")
+        raise UsageError(_("in the last turn my score {me} must be below the target {target} "
+                           "(another player has reached it)").format(
+            me=figure(me), target=figure(target)))
     banker = next(i for i, o in enumerate(opps) if o >= target)
     if any(o >= target + past_target_units(rules) * unit * (banker + 1)
            for o in opps[banker:]):
-        raise UsageError(f"a score past the target farther than a final round's table holds: "
-                         f"{', '.join(str(o) for o in opps)}")
+        raise UsageError(_("a score past the target farther than a final round's table holds: "
+                           "{scores}").format(scores=", ".join(figure(o) for o in opps)))
     N = len(opps) + 1
     # From the banker (seat 0): those who have played, me, those still to play.
     played = opps[banker:]
@@ -141,9 +146,11 @@ def seat_in_round(rules, me: int, opps: list[int], turn: int, dice: int) -> Seat
     last_turn_ = seat_last_turn(rules, N, seat, mark, holders, later)
     x = me // unit + turn // unit
     if turn and (x > last_turn_.top or last_turn_.last and x > mark):
-        raise UsageError(f"turn total {turn} takes my score past {max(played)}"
-                         + (": the turn is already over" if last_turn_.last else
-                            ", farther than a final round's table holds: bank"))
+        raise UsageError((_("turn total {turn} takes my score past {score}: the turn is already "
+                            "over") if last_turn_.last else
+                          _("turn total {turn} takes my score past {score}, farther than a final "
+                            "round's table holds: bank")).format(
+            turn=figure(turn), score=figure(max(played))))
     order = [seat] + [(seat + 1 + i) % N for i in range(N - 1)]
     return SeatInRound(last_turn_, me // unit, order)
 

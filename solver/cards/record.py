@@ -13,9 +13,11 @@ import numpy as np
 from solver.cards.card import CardRules
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
+from solver.text import N_, _
 
-SIDE_ROWS = {"chase_bank": "near the other player's end", "home_bank": "near the player's own end",
-             "safe_bank": "where the other player may not take over"}
+SIDE_ROWS = {"chase_bank": N_("near the other player's end"),
+             "home_bank": N_("near the player's own end"),
+             "safe_bank": N_("where the other player may not take over")}
 """The bank rows beside ``bank``, each used where its condition holds (the
 module docstring): () stands for ``bank`` itself."""
 
@@ -267,14 +269,16 @@ class Card:
         u = rules.unit
         units = partial(in_units, rules)
         if len(self.bank) != rules.dice:
-            raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds")
+            raise UsageError(_("a card for {game} needs {dice} bank thresholds").format(
+                game=rules.name, dice=rules.dice))
         for name, where in SIDE_ROWS.items():
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
-                raise UsageError(f"a card for {rules.name} needs {rules.dice} bank thresholds "
-                                 f"{where}")
+                raise UsageError(_("a card for {game} needs {dice} bank thresholds {where}")
+                                 .format(game=rules.name, dice=rules.dice, where=_(where)))
         for name in WORTH_ROWS:
             if getattr(self, name) and len(getattr(self, name)) != rules.dice:
-                raise UsageError(f"a card for {rules.name} needs {rules.dice} worths of dice left")
+                raise UsageError(_("a card for {game} needs {dice} worths of dice left").format(
+                    game=rules.name, dice=rules.dice))
         # A worth (of dice left, of a keep that banks) is not rounded to the
         # unit: half a unit tells apart keeps whose points differ by one unit
         # (a 1 alone, or a 1 and a 5).

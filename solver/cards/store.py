@@ -18,6 +18,7 @@ from solver.cards.record import Card
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.tables.paths import card_beside, user_table_path
+from solver.text import _, number
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 
@@ -66,9 +67,10 @@ def find_card(rules: Rules, players: int = 2) -> FoundCard:
     if entry is not None and game is not None and rules.with_target(game.target) == game:
         return FoundCard(Card.from_dict(entry["card"]), entry.get("loss"),
                          entry.get("simple", {}), 2)
-    raise UsageError(f"no strategy card for {rules.name} to {rules.target:,} yet; "
-                     f"farkle card with --fit fits one to its table (cards are stored for: "
-                     f"{', '.join(stored_cards()) or 'none'})")
+    raise UsageError(_("no strategy card for {game} to {target} yet; farkle card with --fit "
+                       "fits one to its table (cards are stored for: {games})").format(
+        game=rules.name, target=number(rules.target),
+        games=", ".join(stored_cards()) or _("none")))
 
 
 def card_for(rules: Rules, players: int = 2) -> tuple[Card, dict | None, dict]:
@@ -138,12 +140,14 @@ def user_card(rules: Rules, players: int = 2, refuse_other_rules: bool = True) -
     except (ValueError, KeyError, TypeError) as error:
         if not refuse_other_rules:
             return None
-        raise UsageError(f"card {path} is damaged ({error}); fit it again with --fit") from None
+        raise UsageError(_("card {path} is damaged ({error}); fit it again with --fit").format(
+            path=path, error=error)) from None
     if fitted_for != rules:
         if not refuse_other_rules:
             return None
-        raise UsageError(f"card {path} was fitted for other rules (its "
-                         f"{fitted_for.first_difference(rules)}); fit it again with --fit")
+        raise UsageError(_("card {path} was fitted for other rules (its {difference}); fit it "
+                           "again with --fit").format(
+            path=path, difference=fitted_for.first_difference(rules)))
     return entry
 
 

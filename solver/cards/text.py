@@ -5,18 +5,35 @@ whole points; only the rules the card has (a field at 0 prints nothing),
 as it plays at the target it is read for (:meth:`Card.at_target
 <solver.cards.record.Card.at_target>`: no condition every score or no
 score there meets).
+
+Every sentence and clause is a message of the ``library`` catalog with
+named placeholders (docs/french.md), so that a French player reads the
+card as it is said at the table; the English card is the messages as
+written. Numbers are written as the reader's language writes them
+(``2,150`` / ``2 150``).
 """
 
 from __future__ import annotations
 
+from solver.cards.phrases import and_list as _and
+from solver.cards.phrases import decimal as _decimal
+from solver.cards.phrases import dice_or_fewer as _at_most
+from solver.cards.phrases import dice_or_more as _dice_or_more
+from solver.cards.phrases import dice_row as _row
+from solver.cards.phrases import nor_list as _nor
+from solver.cards.phrases import number_as_read as _n
+from solver.cards.phrases import plural_count as _count
+from solver.cards.phrases import semicolon as _semicolon
 from solver.cards.record import chooses_keeps, within_from_anywhere
+from solver.model.messages import in_language
 from solver.model.rules import Rules
+from solver.text import _, ngettext
 
 
 def _total(threshold: int, never_from: int) -> str:
     """A bank threshold as read: 0 banks at any total, one from
     ``never_from`` (:func:`_never_from`) never."""
-    return "never" if threshold >= never_from else f"{threshold:,}" if threshold else "any"
+    return _("never") if threshold >= never_from else _n(threshold) if threshold else _("any")
 
 
 def _never_from(card, rules: Rules) -> int:
@@ -28,25 +45,20 @@ def _never_from(card, rules: Rules) -> int:
                                                            else 0)
 
 
-def _changed(row: tuple[int, ...], card, never_from: int) -> str:
-    """A bank row beside the usual one: only the dice whose threshold it
-    changes, a line to read."""
-    return " | ".join(f"{n}: {_total(b, never_from)}" for n, b, usual in
-                      reversed(list(zip(range(1, len(row) + 1), row, card.bank)))
-                      if _total(b, never_from) != _total(usual, never_from)) or "the same"
+def _bank_at(row: tuple[int, ...], card, never_from: int) -> str:
+    """A bank row beside the usual one, "bank at ...": only the dice whose
+    threshold it changes, a line to read."""
+    changed = [(n, _total(b, never_from)) for n, b, usual in
+               reversed(list(zip(range(1, len(row) + 1), row, card.bank)))
+               if _total(b, never_from) != _total(usual, never_from)]
+    return _("bank at {row}").format(row=_row(changed)) if changed else _("bank at the same")
 
 
 def _worths(row, usual=None) -> str:
     """Worths of dice left as read, most dice first: only those that differ
     from ``usual`` where given."""
-    return " | ".join(f"{k}: {w:,}" for k, w in reversed(list(enumerate(row, start=1)))
-                      if usual is None or w != usual[k - 1])
-
-
-def _chase_worths(card, where: str) -> str:
-    """The row of worths near the other player's end, as read on the
-    chase row's line (``where``: "below") or a line of its own ("above")."""
-    return f"dice left worth {_worths(card.chase_worth)}, in place of the worths {where}"
+    return _row((k, _n(w)) for k, w in reversed(list(enumerate(row, start=1)))
+                if usual is None or w != usual[k - 1])
 
 
 def _keep_lines(card, rules: Rules, chase_said: bool) -> list[str]:
@@ -54,40 +66,51 @@ def _keep_lines(card, rules: Rules, chase_said: bool) -> list[str]:
     went on the chase row's line."""
     worth = list(card.left_worth) or [0]
     if all(w == worth[0] * k for k, w in enumerate(worth, start=1)):
-        lines = [f"Keep: the most points + {worth[0]:,} for each die left to roll"]
+        lines = [_("Keep: the most points + {worth} for each die left to roll").format(
+            worth=_n(worth[0]))]
     else:
-        lines = ["Keep: the most points + the dice left to roll, worth " + _worths(worth)]
-    extra = [f"+ {card.bank_keep_worth:,} for a keep after which you bank"] \
-        if card.bank_keep_worth else []
+        lines = [_("Keep: the most points + the dice left to roll, worth {row}").format(
+            row=_worths(worth))]
+    extra = [_("+ {points} for a keep after which you bank").format(
+        points=_n(card.bank_keep_worth))] if card.bank_keep_worth else []
     leader = _worths(card.leader_worth, card.left_worth or None)
     if card.leader_worth and leader:
-        extra.insert(0, f"if you lead, {leader}")
+        extra.insert(0, _("if you lead, {row}").format(row=leader))
     if rules.entry and (card.entry_die or card.entry_reach):
         entry = max(card.open_at, rules.entry)
-        extra.append("before you enter, " + ", ".join(
-            ([f"+ {card.entry_die:,} a die while short of {entry:,}"] if card.entry_die else []) +
-            ([f"+ {card.entry_reach:,} for the keep that reaches it"] if card.entry_reach
-             else [])))
+        extra.append(_("before you enter, {rules}").format(rules=", ".join(
+            ([_("+ {points} a die while short of {entry}").format(
+                points=_n(card.entry_die), entry=_n(entry))] if card.entry_die else []) +
+            ([_("+ {points} for the keep that reaches it").format(points=_n(card.entry_reach))]
+             if card.entry_reach else []))))
     if extra:
-        lines[-1] += f" ({'; '.join(extra)})"
+        lines[-1] += f" ({(_semicolon() + ' ').join(extra)})"
     # Turn totals in order: the late worths, then the most points.
     late = _worths(card.late_worth, card.left_worth or None)
-    later = [f"from {card.late_from:,} set aside: {late}"] if card.late_from and late else []
+    later = [_("from {points} set aside: {row}").format(points=_n(card.late_from), row=late)] \
+        if card.late_from and late else []
     most_points = _most_points(card, rules, after_late=bool(later))
     if most_points:
         later.append(most_points)
     if later:
-        lines.append("  " + "; ".join(later))
+        lines.append("  " + (_semicolon() + " ").join(later))
     when_chasing = _chase_when(card, rules)
     if card.chase_worth and when_chasing and not chase_said:
-        lines[-1] += ";"
-        lines.append(f"  {when_chasing}: {_chase_worths(card, 'above')}")
+        lines[-1] += _semicolon()
+        lines.append("  " + _("{condition}: dice left worth {row}, in place of the worths "
+                              "above").format(condition=when_chasing,
+                                              row=_worths(card.chase_worth)))
     if card.hot_dice_cost and rules.hot_dice_forced:
-        lines[-1] += ";"
-        reaching = (f" that brings the turn total to {card.hot_dice_from:,} or more"
-                    if card.hot_dice_from else "")
-        lines.append(f"  a keep of every die (all {rules.dice} to roll again){reaching}: "
-                     f"{card.hot_dice_cost:,} less per 1,000 of the turn total it brings")
+        lines[-1] += _semicolon()
+        if card.hot_dice_from:
+            hot = _("a keep of every die (all {dice} to roll again) that brings the turn total "
+                    "to {points} or more: {cost} less per {thousand} of the turn total it "
+                    "brings")
+        else:
+            hot = _("a keep of every die (all {dice} to roll again): {cost} less per "
+                    "{thousand} of the turn total it brings")
+        lines.append("  " + hot.format(dice=rules.dice, points=_n(card.hot_dice_from),
+                                       cost=_n(card.hot_dice_cost), thousand=_n(1000)))
     lines[-1] += "."
     return lines
 
@@ -97,8 +120,8 @@ def _most_points(card, rules: Rules, after_late: bool = False) -> str:
     (:func:`solver.cards.card.points_from`): "" where never; ``after_late``:
     after the late row's "from N set aside", so "from M" says it."""
     base, lead = card.most_points_from, card.lead_most_points_from
-    when_chasing = _chase_when(card, rules, "if ")
-    chase = card.chase_most_points_from if when_chasing else 0
+    if_chasing = _chase_when(card, rules, clause=True)
+    chase = card.chase_most_points_from if if_chasing else 0
     # A total from the target on is never reached; without a total of its
     # own the card never keeps the most points, so "never" near the other
     # player's end is worth saying only beside the lead's total.
@@ -107,73 +130,100 @@ def _most_points(card, rules: Rules, after_late: bool = False) -> str:
         chase = 0
     # With a total of its own the others are in brackets after it; the
     # chase row's first: it decides where both apply.
-    amount = "{:,}" if base else "from {:,} set aside"
-    other = [f"{'never' if never else amount.format(chase)} {when_chasing}"] if chase else []
+    other = []
+    if chase:
+        other.append((_("never {condition}") if never else
+                      _("{points} {condition}") if base else
+                      _("from {points} set aside {condition}")).format(
+            points=_n(chase), condition=if_chasing))
     if lead:
-        other.append(f"{'else ' if other else ''}{'' if base else 'from '}{lead:,} if you lead")
+        other.append((_("else {points} if you lead") if other and base else
+                      _("{points} if you lead") if base else
+                      _("else from {points} if you lead") if other else
+                      _("from {points} if you lead")).format(points=_n(lead)))
     if base:
-        since = f"from {base:,}" if after_late else f"with {base:,} or more set aside"
-        return f"{since}: the most points" + (
-            f" ({', '.join(other)})" if other else "")
-    return "the most points " + ", ".join(other) if other else ""
+        since = (_("from {points}: the most points") if after_late else
+                 _("with {points} or more set aside: the most points")).format(points=_n(base))
+        return since + (f" ({', '.join(other)})" if other else "")
+    return _("the most points {others}").format(others=", ".join(other)) if other else ""
 
 
 def _end_lines(card, rules: Rules) -> list[str]:
-    bonus = f" + {card.end_bonus:,}" if card.end_bonus else ""
-    die = f" + {card.end_die:,} a die left to roll" if card.end_die else ""
-    odd = f", {card.odd_fifty:,} less if that needs a 5 (50, 150, ...)" if card.odd_fifty else ""
-    return [f"  leaving {card.end_within:,} or less to {rules.target:,}: "
-            f"the points{bonus}{die}{odd}."]
+    bonus = f" + {_n(card.end_bonus)}" if card.end_bonus else ""
+    die = _(" + {points} a die left to roll").format(points=_n(card.end_die)) \
+        if card.end_die else ""
+    odd = _(", {points} less if that needs a 5 (50, 150, ...)").format(
+        points=_n(card.odd_fifty)) if card.odd_fifty else ""
+    return ["  " + _("leaving {within} or less to {target}: the points{bonus}{die}{odd}.").format(
+        within=_n(card.end_within), target=_n(rules.target), bonus=bonus, die=die, odd=odd)]
 
 
-def _chase_when(card, rules: Rules, verb: str = "") -> str:
+def _chase_when(card, rules: Rules, clause: bool = False) -> str:
     """Where the card's chase row applies, as a person says it ("" where
-    never); ``verb``: "if " to make it a clause ("if the other player is
-    within ...")."""
-    when = [f"{'you are ' if verb else ''}trailing by {card.chase_behind:,} or more"] \
-        if card.chase_behind else []
-    when += [f"the other player {'is ' if verb else ''}within {card.chase_within:,} of "
-             f"{rules.target:,}"] if card.chase_within else []
-    return verb + " or ".join(when) if when else ""
+    never); ``clause``: as a clause ("if the other player is within ...")."""
+    behind, within = card.chase_behind, card.chase_within
+    if behind and within:
+        text = (_("if you are trailing by {behind} or more or the other player is within "
+                  "{within} of {target}") if clause else
+                _("trailing by {behind} or more or the other player within {within} of "
+                  "{target}"))
+    elif behind:
+        text = _("if you are trailing by {behind} or more") if clause else \
+            _("trailing by {behind} or more")
+    elif within:
+        text = _("if the other player is within {within} of {target}") if clause else \
+            _("the other player within {within} of {target}")
+    else:
+        return ""
+    return text.format(behind=_n(behind), within=_n(within), target=_n(rules.target))
+
+
+def _distance(rules: Rules, within: int, least: int, to_target: bool = False) -> str:
+    """How far from the target the taker would be: "within 1,800 of
+    10,000", "exactly 100", "100 to 300" (the target said after the
+    first)."""
+    if least <= rules.unit:
+        text = _("within {within} of {target}") if to_target else _("within {within}")
+    elif least == within:
+        text = _("exactly {within} from {target}") if to_target else _("exactly {within}")
+    else:
+        text = (_("{least} to {within} from {target}") if to_target else
+                _("{least} to {within}"))
+    return text.format(within=_n(within), least=_n(least), target=_n(rules.target))
 
 
 def _offer_rule(card, rules) -> str:
     """The offer rule, with the dice it holds for: "" where the card has none."""
     if not rules.has_takeover:
         return ""
-    windows = [(f"{card.offer_dice} dice or more", card.offer_within, 0)]
+    windows = [(_dice_or_more(card.offer_dice), card.offer_within, 0)]
     if card.offer_dice > 2:     # with fewer dice, but two or more
-        fewer = "2" if card.offer_dice == 3 else f"2 to {card.offer_dice - 1}"
-        windows.append((f"{fewer} dice", card.offer_fewer_within, card.offer_fewer_from))
+        fewer = _("2 dice") if card.offer_dice == 3 else \
+            _("2 to {most} dice").format(most=card.offer_dice - 1)
+        windows.append((fewer, card.offer_fewer_within, card.offer_fewer_from))
     windows = [window for window in windows if window[1]]
-    lead = (f"from {card.lead_offer_from:,} to {card.lead_offer_to:,}"
+    lead = (_("from {low} to {high}").format(low=_n(card.lead_offer_from),
+                                             high=_n(card.lead_offer_to))
             if card.lead_offer_behind else "")
+    leading = dict(between=lead, behind=_n(card.lead_offer_behind),
+                   far=_n(card.lead_offer_far))
     if not windows:
-        return (f"with {card.offer_dice} dice or more, never bank {lead} if the other player "
-                f"leads by {card.lead_offer_behind:,} or more with more than "
-                f"{card.lead_offer_far:,} to go and may take over") if lead else ""
-
-    def distance(within, least, target=""):
-        """How far from the target the taker would be ("" after the first)."""
-        if least <= rules.unit:
-            return f"within {within:,}" + (f" of {target}" if target else "")
-        return (f"exactly {within:,}" if least == within else f"{least:,} to {within:,}") + (
-            f" from {target}" if target else "")
+        return _("with {dice}, never bank {between} if the other player leads by {behind} or "
+                 "more with more than {far} to go and may take over").format(
+            dice=_dice_or_more(card.offer_dice), **leading) if lead else ""
     (dice, within, least), *rest = windows
     if least <= rules.unit and within_from_anywhere(rules, within):
-        first = f"with {dice}, never bank if the other player may take over"  # any offer
+        first = _("with {dice}, never bank if the other player may take over").format(
+            dice=dice)     # any offer
     else:
-        first = (f"with {dice}, never bank if the other player, taking over, would be "
-                 f"{distance(within, least, f'{rules.target:,}')}")
-    return (first + "".join(f" (with {dice}, {distance(within, least)})"
+        first = _("with {dice}, never bank if the other player, taking over, would be "
+                  "{distance}").format(dice=dice,
+                                       distance=_distance(rules, within, least, True))
+    return (first + "".join(_(" (with {dice}, {distance})").format(
+                dice=dice, distance=_distance(rules, within, least))
                             for dice, within, least in rest)
-            + (f", nor {lead} if they lead by {card.lead_offer_behind:,} or more with more "
-               f"than {card.lead_offer_far:,} to go" if lead else ""))
-
-
-def _at_most(count: int, rules: Rules) -> str:
-    """A rule's dice in hand, "3 dice or fewer", where 0 stands for any."""
-    return "any dice" if count in (0, rules.dice) else f"{count} dice or fewer"
+            + (_(", nor {between} if they lead by {behind} or more with more than {far} to go")
+               .format(**leading) if lead else ""))
 
 
 def _finish_dice(card, rules: Rules) -> str:
@@ -182,22 +232,28 @@ def _finish_dice(card, rules: Rules) -> str:
     plain = _at_most(card.finish_dice, rules)
     crossed = _at_most(card.crossed_finish_dice or card.finish_dice, rules)
     if rules.crosses and crossed != plain:
-        return f", with {plain} ({crossed} with a cross)"
-    return "" if plain == "any dice" else f", with {plain}"
+        return _(", with {dice} ({crossed} with a cross)").format(
+            dice=plain or _("any dice"), crossed=crossed or _("any dice"))
+    return "" if plain is None else _(", with {dice}").format(dice=plain)
 
 
 def _five_hundreds(card, rules: Rules) -> tuple[str, str]:
     """The finish at 500, 1,500, ...: ``(amounts, then)``, "500 or 1,500"
     and " with 3 dice or fewer (three 5s, a straight)"."""
     amounts = range(500, card.five_hundreds_within + 1, 1000)
-    listed = [f"{a:,}" for a in amounts]
-    listed = (", ".join(listed[:-1]) + " or " if len(listed) > 1 else "") + listed[-1]
+    listed = [_n(a) for a in amounts]
+    if len(listed) > 1:
+        listed = _("{amounts} or {last}").format(amounts=", ".join(listed[:-1]),
+                                                 last=listed[-1])
+    else:
+        listed = listed[-1]
     # What makes them in one roll of fresh dice: three 5s, and a straight
     # where one is worth as much.
-    makes = ["three 5s"] + (["a straight"] if any(points in amounts for _, points
-                                                   in rules.straights) else [])
+    makes = [_("three 5s")] + ([_("a straight")] if any(points in amounts for _faces, points
+                                                        in rules.straights) else [])
     dice = _at_most(card.five_hundreds_dice, rules)
-    return listed, (f" with {dice}" if dice != "any dice" else "") + f" ({', '.join(makes)})"
+    return listed, (_(" with {dice}").format(dice=dice) if dice is not None else "") + \
+        f" ({', '.join(makes)})"
 
 
 def _take_finish(card, rules: Rules) -> str:
@@ -205,10 +261,15 @@ def _take_finish(card, rules: Rules) -> str:
     if not (rules.exact_target and card.take_finish_within):
         return ""
     wider = card.take_finish_within > 100
-    dice = (f" with {card.take_finish_dice} dice or more"
-            if card.take_finish_dice > 1 and wider else "")
-    return (f"; and any offer that leaves 100 to {rules.target:,}"
-            + (f" (up to {card.take_finish_within:,}{dice})" if wider else ""))
+    if not wider:
+        up_to = ""
+    elif card.take_finish_dice > 1:
+        up_to = _(" (up to {points} with {dice} dice or more)").format(
+            points=_n(card.take_finish_within), dice=card.take_finish_dice)
+    else:
+        up_to = _(" (up to {points})").format(points=_n(card.take_finish_within))
+    return (_semicolon() + " " + _("and any offer that leaves {points} to {target}").format(
+        points=_n(100), target=_n(rules.target)) + up_to)
 
 
 def _final_round_lines(card, rules: Rules) -> list[str]:
@@ -216,88 +277,117 @@ def _final_round_lines(card, rules: Rules) -> list[str]:
     <solver.cards.record.Card.past_lead>`), and the card's own last turn,
     the one-turn odds' (:mod:`solver.model.last_turn`, as ``farkle
     advise`` gives them)."""
-    target = f"{rules.target:,}"
+    target = _n(rules.target)
     if card.past_lead or card.past_lead_all:
-        all_dice = (f" ({card.past_lead_all:,} with all {rules.dice} dice to roll)"
-                    if card.past_lead_all != card.past_lead else "")
-        past = f"bank once you lead by {card.past_lead:,}{all_dice}"
+        if card.past_lead_all != card.past_lead:
+            past = _("bank once you lead by {points} ({all} with all {dice} dice to roll)")
+        else:
+            past = _("bank once you lead by {points}")
+        past = past.format(points=_n(card.past_lead), all=_n(card.past_lead_all),
+                           dice=rules.dice)
     else:
-        past = "bank at once"
-    return [f"Past {target}: {past}; the other player then has one last turn to pass you.",
-            f"Your last turn (the other player banked at or past {target}): roll until you pass "
-            f"them, keeping the dice that give you the best chance (farkle advise)."]
+        past = _("bank at once")
+    return [_("Past {target}: {rule}; the other player then has one last turn to pass "
+              "you.").format(target=target, rule=past),
+            _("Your last turn (the other player banked at or past {target}): roll until you "
+              "pass them, keeping the dice that give you the best chance (farkle "
+              "advise).").format(target=target)]
 
 
 def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
-              then_table: dict | None = None) -> str:
+              then_table: dict | None = None, lang: str | None = None) -> str:
     """The card as a person reads it at the table (under 15 lines); ``loss``:
     its measured loss, as :func:`solver.cards.store.stored_cards` keeps it;
     ``players``: the table it was fitted for (with more than two, every
     "other player" of the card is the leader); ``then_table``: its loss
-    when its player asks the table near the end, where measured."""
+    when its player asks the table near the end, where measured;
+    ``lang``: the language (``en`` for a file or ``--json``), else the
+    reader's (:mod:`solver.text`)."""
+    if lang is not None:
+        return in_language(lang, card_text, card, rules, loss, players, then_table)
     card = card.at_target(rules)
-    lines = [f"{rules.name}: strategy card (two players)" if players == 2 else
-             f"{rules.name}: strategy card ({players} players; the other player is the leader)"]
+    lines = [_("{game}: strategy card (two players)").format(game=rules.name) if players == 2
+             else _("{game}: strategy card ({players} players; the other player is the "
+                    "leader)").format(game=rules.name, players=players)]
+    # The loss in points of 100 (percentage points of the chance to win);
+    # the count picks the plural (French: "0,96 partie sur 100").
     if loss and "stderr" in loss:
         # Measured over sampled games, where an exact evaluation takes hours.
-        lines[0] += (f"; gives up {100 * loss['loss']:.2f} ± {100 * loss['stderr']:.2f} "
-                     "points of 100 against perfect play (sampled)")
+        lines[0] += ngettext("; gives up {loss} ± {stderr} points of 100 against perfect play "
+                             "(sampled)",
+                             "; gives up {loss} ± {stderr} points of 100 against perfect play "
+                             "(sampled)", _count(100 * loss["loss"])).format(
+            loss=_decimal(100 * loss["loss"]), stderr=_decimal(100 * loss["stderr"]))
     elif loss:
-        lines[0] += (f"; gives up {100 * loss['loss']:.2f} points of 100 against perfect "
-                     "play")
+        lines[0] += ngettext("; gives up {loss} points of 100 against perfect play",
+                             "; gives up {loss} points of 100 against perfect play",
+                             _count(100 * loss["loss"])).format(loss=_decimal(100 * loss["loss"]))
     if loss and then_table:
-        lines[0] += (f" ({100 * then_table['loss']:.2f} if you ask farkle advise once either "
-                     f"player is within {then_table['within']:,} of {rules.target:,})")
+        lines[0] += _(" ({loss} if you ask farkle advise once either player is within {within} "
+                      "of {target})").format(loss=_decimal(100 * then_table["loss"]),
+                                             within=_n(then_table["within"]),
+                                             target=_n(rules.target))
     # The rules that forbid a bank whatever the row says, first.
-    never = ([f"below {max(card.open_at, rules.entry):,} before you enter"] if rules.entry
-             else []) + ([f"below {rules.min_bank:,} (the rules' smallest bank)"]
-                         if rules.min_bank else []) + ([f"short of {rules.target:,} once {'either' if players == 2 else 'any'} "
-                          f"player is within {card.race_within:,} of it"]
-                         if card.race_within else [])
+    never = ([_("below {points} before you enter").format(
+        points=_n(max(card.open_at, rules.entry)))] if rules.entry else []) + \
+        ([_("below {points} (the rules' smallest bank)").format(points=_n(rules.min_bank))]
+         if rules.min_bank else []) + \
+        ([(_("short of {target} once either player is within {within} of it") if players == 2
+           else _("short of {target} once any player is within {within} of it")).format(
+            target=_n(rules.target), within=_n(card.race_within))]
+         if card.race_within else [])
     if never:
-        lines.append("Never bank " + ", nor ".join(never) + ".")
+        lines.append(_("Never bank {rules}.").format(rules=_nor(never)))
     bank_line = len(lines)
     never_from = _never_from(card, rules)
     if rules.dice == 1:
-        lines.append(f"Bank when your turn total reaches {card.bank[0]:,}")
+        lines.append(_("Bank when your turn total reaches {points}").format(
+            points=_n(card.bank[0])))
     else:
-        lines.append("Bank when your turn total reaches, by dice left to roll: " + " | ".join(
-            f"{n}: {_total(b, never_from)}"
-            for n, b in reversed(list(enumerate(card.bank, start=1)))))
+        lines.append(_("Bank when your turn total reaches, by dice left to roll: {row}").format(
+            row=_row((n, _total(b, never_from))
+                     for n, b in reversed(list(enumerate(card.bank, start=1))))))
     if card.behind:
-        lines.append(f"  add {card.behind:,} for every {card.gap_step:,} points you trail "
-                     f"(take {card.behind:,} off for every {card.gap_step:,} you lead)")
+        lines.append("  " + _("add {points} for every {step} points you trail (take {points} "
+                              "off for every {step} you lead)").format(
+            points=_n(card.behind), step=_n(card.gap_step)))
     when_chasing = _chase_when(card, rules)
     chasing = bool(when_chasing and card.chase_bank)
     # Its keeps too, where the card has a row of worths for them: one line
     # for what changes near the other player's end.
     chase_keeps = chasing and bool(card.chase_worth) and chooses_keeps(rules)
     if chasing:
-        lines.append(f"  {when_chasing}: bank at {_changed(card.chase_bank, card, never_from)}"
-                     + (f"; keep by {_chase_worths(card, 'below')}" if chase_keeps else ""))
+        bank_at = _bank_at(card.chase_bank, card, never_from)
+        if chase_keeps:
+            bank_at += _semicolon() + " " + _(
+                "keep by dice left worth {row}, in place of the worths below").format(
+                row=_worths(card.chase_worth))
+        lines.append("  " + _("{condition}: {rule}").format(condition=when_chasing,
+                                                            rule=bank_at))
     if card.home_within and card.home_bank:
-        lines.append(("  else, " if chasing else "  ")
-                     + f"yourself within {card.home_within:,} of {rules.target:,}: "
-                     f"bank at {_changed(card.home_bank, card, never_from)}")
+        lines.append("  " + (_("else, yourself within {within} of {target}: {rule}") if chasing
+                             else _("yourself within {within} of {target}: {rule}")).format(
+            within=_n(card.home_within), target=_n(rules.target),
+            rule=_bank_at(card.home_bank, card, never_from)))
     if rules.has_takeover and card.safe_bank:
         # Where an entered player may take over, the row is for one not entered.
-        short = ("not entered" if rules.takeover_min <= rules.entry
-                 else f"short of {rules.takeover_min:,}")
-        lines.append(f"  the other player {short} (no take-over): "
-                     f"bank at {_changed(card.safe_bank, card, never_from)}")
+        lines.append("  " + (_("the other player not entered (no take-over): {rule}")
+                             if rules.takeover_min <= rules.entry else
+                             _("the other player short of {points} (no take-over): {rule}"))
+                     .format(points=_n(rules.takeover_min),
+                             rule=_bank_at(card.safe_bank, card, never_from)))
     offer_rule = _offer_rule(card, rules)
     on_last_cross = []
     if rules.crosses and card.last_cross:
-        on_last_cross.append(f"take {card.last_cross:,} off")
+        on_last_cross.append(_("take {points} off").format(points=_n(card.last_cross)))
     if rules.crosses and rules.has_takeover and card.take_at and card.last_cross_take_more:
-        on_last_cross.append(f"take over only from {card.last_cross_take_more:,} more")
+        on_last_cross.append(_("take over only from {points} more").format(
+            points=_n(card.last_cross_take_more)))
     if rules.crosses and offer_rule and card.last_cross_offer_dice not in (0, card.offer_dice):
-        on_last_cross.append(f"count the offer rules below from {card.last_cross_offer_dice} "
-                             f"dice, not {card.offer_dice}")
+        on_last_cross.append(_("count the offer rules below from {dice} dice, not {usual}")
+                             .format(dice=card.last_cross_offer_dice, usual=card.offer_dice))
     if on_last_cross:
-        *first, last = on_last_cross
-        lines.append("  on your last cross: " + ", ".join(first) + (", and " if first else "")
-                     + last)
+        lines.append("  " + _("on your last cross: {rules}").format(rules=_and(on_last_cross)))
     # An exception as wide as the offer rule is the offer rule first.
     offer_first = bool(offer_rule) and card.finish_unless_within >= card.offer_within
     if offer_first:
@@ -308,38 +398,55 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     lone_leaves = card.lone_die_leaves or card.leave_at_least
     crossed_leaves = card.crossed_two_dice_leaves or card.leave_at_least
     if least or lone_leaves > rules.unit:
-        fewer = ([f"{lone_leaves:,} with one die"] if lone_leaves != least else []) + (
-            [f"with a cross, {crossed_leaves:,} with two"]
+        fewer = ([_("{points} with one die").format(points=_n(lone_leaves))]
+                 if lone_leaves != least else []) + (
+            [_("with a cross, {points} with two").format(points=_n(crossed_leaves))]
             if rules.crosses and crossed_leaves != least else [])
-        leave = (f"never bank leaving less than {least:,}"
-                 + (f" ({'; '.join(fewer)})" if fewer else "")
-                 if least else
-                 f"with one die, never bank leaving less than {lone_leaves:,}")
-        lines.append(f"  {leave} to {rules.target:,}" + (
-            f" with less than {card.leave_unless:,} set aside" if card.leave_unless else ""))
+        unless = _(" with less than {points} set aside").format(points=_n(card.leave_unless)) \
+            if card.leave_unless else ""
+        if least:
+            leave = _("never bank leaving less than {least}{fewer} to {target}{unless}")
+        else:
+            leave = _("with one die, never bank leaving less than {least} to {target}{unless}")
+        lines.append("  " + leave.format(
+            least=_n(least or lone_leaves), target=_n(rules.target), unless=unless,
+            fewer=f" ({(_semicolon() + ' ').join(fewer)})" if fewer else ""))
     finish = rules.exact_target and (card.finish_within or card.five_hundreds_within)
     if finish:
         amounts, then = _five_hundreds(card, rules) if card.five_hundreds_within else ("", "")
         if card.finish_within:
-            leaves = (f"between {card.finish_from:,} and {card.finish_within:,}"
-                      if card.finish_from else f"{card.finish_within:,} or less")
-            lines.append(f"  or bank whatever leaves {leaves} to {rules.target:,}"
-                         + _finish_dice(card, rules) + (f"; or {amounts}{then}" if amounts else ""))
+            leaves = (_("between {low} and {high}").format(low=_n(card.finish_from),
+                                                           high=_n(card.finish_within))
+                      if card.finish_from else
+                      _("{points} or less").format(points=_n(card.finish_within)))
+            lines.append("  " + _("or bank whatever leaves {leaves} to {target}").format(
+                leaves=leaves, target=_n(rules.target)) + _finish_dice(card, rules)
+                + (_semicolon() + " " + _("or {amounts}{then}").format(amounts=amounts,
+                                                                       then=then)
+                   if amounts else ""))
         else:
-            lines.append(f"  or bank whatever leaves {amounts} to {rules.target:,}{then}")
-        unless = ([f" the other player is within {card.finish_yields_within:,} of it"]
-                  if card.finish_yields_within else [])
-        if offer_rule and not offer_first and card.finish_unless_within:
-            unless.append(f", with {card.offer_dice} dice or more, the other player, taking "
-                          f"over, would be within {card.finish_unless_within:,} of it")
-        if unless:
-            lines[-1] += ", unless" + " or".join(unless)
+            lines.append("  " + _("or bank whatever leaves {leaves} to {target}").format(
+                leaves=amounts, target=_n(rules.target)) + then)
+        yields = card.finish_yields_within
+        taken = (offer_rule and not offer_first and card.finish_unless_within)
+        unless = dict(within=_n(yields), other=_n(card.finish_unless_within),
+                      dice=_dice_or_more(card.offer_dice))
+        if yields and taken:
+            lines[-1] += _(", unless the other player is within {within} of it or, with {dice}, "
+                           "the other player, taking over, would be within {other} of "
+                           "it").format(**unless)
+        elif yields:
+            lines[-1] += _(", unless the other player is within {within} of it").format(**unless)
+        elif taken:
+            lines[-1] += _(", unless, with {dice}, the other player, taking over, would be "
+                           "within {other} of it").format(**unless)
     if offer_rule and not offer_first:
-        lines.append("  " + ("else, " if finish else "") + offer_rule)
+        lines.append("  " + (_("else, {rule}").format(rule=offer_rule) if finish
+                             else offer_rule))
     if rules.score_cap_units is not None:
         cap = rules.score_cap_units * rules.unit
-        lines.append(f"  at {cap:,} a bank short of {rules.target:,} leaves you there: "
-                     "roll on")
+        lines.append("  " + _("at {cap} a bank short of {target} leaves you there: roll on")
+                     .format(cap=_n(cap), target=_n(rules.target)))
     if chooses_keeps(rules):
         lines += _keep_lines(card, rules, chase_keeps)
         if rules.exact_target and card.end_within:
@@ -347,19 +454,33 @@ def card_text(card, rules: Rules, loss: dict | None = None, players: int = 2,
     if rules.final_round:
         lines += _final_round_lines(card, rules)
     if rules.has_takeover:
-        one_die = ([f"from {card.take_one_at:,}"] if card.take_one_at else []) + (
-            [f"from {card.take_one_behind:,} when behind by {card.take_one_behind_by:,} or more"
-             + (f" and they are within {card.take_one_behind_within:,} of {rules.target:,}"
-                if card.take_one_behind_within else "")]
-            if card.take_one_behind else []) + (
-            [f"from {card.take_one_chasing:,} if they are within {card.chase_within:,} of "
-             f"{rules.target:,}"] if card.take_one_chasing and card.chase_within else [])
-        lines.append("Take over: " + (
-            "never." if not card.take_at else
-            f"when the total + {card.take_die:,} per die offered is {card.take_at:,} or "
-            "more" + ("; one die: " + ", ".join(one_die) if one_die else "")
-            + _take_finish(card, rules) + "."))
+        lines.append(_take_over_line(card, rules))
     if rules.dice == 1:     # one threshold: a sentence, or a clause its changes follow
         follows = bank_line + 1 < len(lines) and lines[bank_line + 1].startswith("  ")
-        lines[bank_line] += ";" if follows else "."
+        lines[bank_line] += _semicolon() if follows else "."
     return "\n".join(lines)
+
+
+def _take_over_line(card, rules: Rules) -> str:
+    """When the card takes over the previous player's points."""
+    if not card.take_at:
+        return _("Take over: never.")
+    one_die = []
+    if card.take_one_at:
+        one_die.append(_("from {points}").format(points=_n(card.take_one_at)))
+    if card.take_one_behind:
+        one_die.append((_("from {points} when behind by {behind} or more and they are within "
+                          "{within} of {target}") if card.take_one_behind_within else
+                        _("from {points} when behind by {behind} or more")).format(
+            points=_n(card.take_one_behind), behind=_n(card.take_one_behind_by),
+            within=_n(card.take_one_behind_within), target=_n(rules.target)))
+    if card.take_one_chasing and card.chase_within:
+        one_die.append(_("from {points} if they are within {within} of {target}").format(
+            points=_n(card.take_one_chasing), within=_n(card.chase_within),
+            target=_n(rules.target)))
+    return _("Take over: when the total + {worth} per die offered is {points} or "
+             "more{one_die}{finish}.").format(
+        worth=_n(card.take_die), points=_n(card.take_at),
+        one_die=(_semicolon() + " " + _("one die: {rules}").format(rules=", ".join(one_die))
+                 if one_die else ""),
+        finish=_take_finish(card, rules))

@@ -1,6 +1,7 @@
 """What every ``farkle`` command reads from its line and how it writes JSON:
 the game (a name or a house-rules file, at ``--target``), the printer of
-``--json`` output, and an error message made one line.
+``--json`` output, an error message made one line, and the numbers and
+words of the text output as each language writes them (solver.text).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import unicodedata
 from fractions import Fraction
 
 from solver.model.errors import UsageError
+from solver.text import N_, NARROW_NBSP, _, language, number
 
 
 def rules_of(args):
@@ -25,10 +27,11 @@ def rules_of(args):
         except ValueError:
             pass                            # a game's name: refused just below
     if (args.game is None) == (args.rules is None):
-        raise UsageError("give a game or --rules FILE, not both" if args.game is not None
-                         else "give a game (farkle variants lists them) or --rules FILE")
+        raise UsageError(_("give a game or --rules FILE, not both") if args.game is not None
+                         else _("give a game (farkle variants lists them) or --rules FILE"))
     if args.target is not None and args.target > MAX_TARGET:
-        raise UsageError(f"--target must be at most {MAX_TARGET:,} points, not {args.target:,}")
+        raise UsageError(_("--target must be at most {most} points, not {given}").format(
+            most=number(MAX_TARGET), given=number(args.target)))
     if args.game is not None:
         return get_rules(args.game, args.target)
     rules = load_house_rules(args.rules)
@@ -50,3 +53,52 @@ def _json_default(value):
     if isinstance(value, Fraction):
         return float(value)
     raise TypeError(type(value))
+
+
+# ------------------------------------------------- numbers and words shown
+# English keeps its output as it always was: some integers were written
+# without grouping (a target in a sentence: "to 5000"), some decimals too
+# (seconds, megabytes). French groups every integer (5 000, as CLDR writes
+# French) and writes a decimal comma.
+
+def whole(value: int) -> str:
+    """An integer English writes ungrouped: ``5000`` / ``5 000``."""
+    return str(value) if language() == "en" else number(value)
+
+
+def decimal(value: float, digits: int) -> str:
+    """A decimal, never grouped: ``1234.5`` / ``1234,5``."""
+    return number(value, digits).replace("," if language() == "en" else NARROW_NBSP, "")
+
+
+def signed(value: float, digits: int) -> str:
+    """A decimal with its sign: ``+1.2`` / ``+1,2``."""
+    text = decimal(value, digits)
+    return text if text.startswith("-") else "+" + text
+
+
+def scientific(value: float, digits: int) -> str:
+    """``value`` in scientific notation: ``6.7e-16`` / ``6,7e-16``."""
+    text = f"{value:.{digits}e}"
+    return text if language() == "en" else text.replace(".", ",")
+
+
+def listed(pairs) -> str:
+    """``1: 0.36, 2: 0.33`` / ``1 : 0,36 ; 2 : 0,33``: (key, value) pairs
+    already written, as one list."""
+    return _(", ").join(_("{key}: {value}").format(key=key, value=value) for key, value in pairs)
+
+
+def by_dice(pairs) -> str:
+    """``5: 2,150 | 4: 800``: a value for each number of dice."""
+    return " | ".join(_("{key}: {value}").format(key=key, value=value) for key, value in pairs)
+
+
+ACTIONS = {"bank": N_("bank"), "roll": N_("roll"), "take": N_("take"), "fresh": N_("fresh"),
+           "zero": N_("zero")}
+"""A decision's name as the JSON writes it (``advise --card``'s, the
+referee's), in words: the same words in English."""
+
+
+def action_word(action: str) -> str:
+    return _(ACTIONS[action]) if action in ACTIONS else action

@@ -1,13 +1,14 @@
 """The ``farkle`` commands at the table: ``advise``, ``simulate``, ``card``,
 ``play`` and ``serve``, the ones that choose moves from a table (or from the
-strategy card). :mod:`solver.cli.main` builds their parser.
+strategy card). :mod:`solver.cli.parser` builds their parser.
 """
 
 from __future__ import annotations
 
-from solver.cli.args import print_json, rules_of
+from solver.cli.args import action_word, print_json, rules_of, signed, whole
 from solver.cli.tables import first_use, memory_of, progress_bar, table_of
 from solver.model.errors import UsageError
+from solver.text import N_, _, ngettext, number, percent
 
 
 def _lines(args):
@@ -51,7 +52,8 @@ def _parse_offer(text):
     try:
         points, dice = (int(x) for x in text.split(","))
     except ValueError:
-        raise UsageError(f"--offer takes T,N (turn total and dice), not {text!r}") from None
+        raise UsageError(_("--offer takes T,N (turn total and dice), not {text!r}").format(
+            text=text)) from None
     return points, dice
 
 
@@ -62,7 +64,8 @@ def cmd_advise(args):
     me, opp = _lines(args)
     if args.offer is not None:
         if args.turn != 0 or args.roll:
-            raise UsageError("--offer is a turn-start question: use it with --turn 0 and no --roll")
+            raise UsageError(_("--offer is a turn-start question: use it with --turn 0 and no "
+                               "--roll"))
         advice = advisor.take_or_fresh(me, opp, *_parse_offer(args.offer))
     elif args.roll:
         advice = advisor.keep(me, opp, args.turn, dice, args.roll)
@@ -83,14 +86,19 @@ def cmd_advise(args):
         print(advice.note)
     others = len(advice.choices[0].wins or []) > 2
     for choice in advice.choices:
-        line = f"{_describe(choice):<32} {100 * choice.win:6.2f}%"
+        line = f"{_describe(choice):<32} {percent(choice.win, 2):>7}"
         if others:
-            line += "   opponents " + " ".join(f"{100 * v:5.2f}%" for v in choice.wins[1:])
+            line += "   " + _("opponents {chances}").format(
+                chances=" ".join(f"{percent(v, 2):>6}" for v in choice.wins[1:]))
         print(line)
     if card:
-        what = f"keep {' '.join(map(str, card['keep']))}" if "keep" in card else card["action"]
-        print(f"the card: {what}" + (", the best choice" if card["cost"] <= 1e-12 else
-                                     f", {100 * card['cost']:.2f} points of 100 less"))
+        what = (_("keep {dice}").format(dice=" ".join(map(str, card["keep"]))) if "keep" in card
+                else action_word(card["action"]))
+        print(_("the card: {what}, the best choice").format(what=what) if card["cost"] <= 1e-12
+              else ngettext("the card: {what}, {cost} points of 100 less",
+                            "the card: {what}, {cost} points of 100 less",
+                            int(100 * card["cost"])).format(
+                                what=what, cost=number(100 * card["cost"], 2)))
 
 
 def cmd_simulate(args):
@@ -98,9 +106,10 @@ def cmd_simulate(args):
     from solver.sim.simulate import MAX_GAMES, simulate
     from solver.sim.simulate_n import seat_policies
     if not 1 <= args.games <= MAX_GAMES:
-        raise UsageError(f"--games must be 1 to {MAX_GAMES:,}, not {args.games:,}")
+        raise UsageError(_("--games must be 1 to {most}, not {given}").format(
+            most=number(MAX_GAMES), given=number(args.games)))
     if args.seed < 0:
-        raise UsageError(f"--seed must be 0 or more, not {args.seed}")
+        raise UsageError(_("--seed must be 0 or more, not {seed}").format(seed=args.seed))
     seats = seat_policies(args.players, args.seat, args.a, args.b)
     rules = rules_of(args)
     if seats is not None:
@@ -111,7 +120,7 @@ def cmd_simulate(args):
     if any(p.needs_table for p in policies):
         solution = table_of(args, rules, lazy_take=False)
     result = simulate(rules, *policies, args.games, seed=args.seed, solution=solution,
-                      progress=progress_bar(f"playing {rules.name}") if args.games >= 50_000 else None)
+                      progress=_playing(rules, args.games))
     _some_finished(result.unfinished, args.games)
     predicted = solution.first_player_win if both_optimal else None
     out = {"game": rules.name, "target": rules.target, "a": args.a, "b": args.b,
@@ -121,25 +130,36 @@ def cmd_simulate(args):
     if args.json:
         print_json(out)
         return
-    print(f"{rules.name} to {rules.target}: A ({args.a}) against B ({args.b}), "
-          f"{result.games} games, seed {args.seed}")
-    print(f"A wins {100 * result.win_rate_a:.2f}% +- {100 * result.stderr:.2f}% "
-          f"(one standard error)")
+    print(_("{game} to {target}: A ({a}) against B ({b}), {games} games, seed {seed}").format(
+        game=rules.name, target=whole(rules.target), a=args.a, b=args.b,
+        games=whole(result.games), seed=args.seed))
+    print(_("A wins {chance} +- {error} (one standard error)").format(
+        chance=percent(result.win_rate_a, 2), error=percent(result.stderr, 2)))
     if result.shared:
-        print(f"{result.shared} games shared (a final round's tie), half a win each")
+        print(_("{games} games shared (a final round's tie), half a win each").format(
+            games=whole(result.shared)))
     if predicted is not None:
         gap = (result.win_rate_a - predicted) / result.stderr if result.stderr else 0.0
-        print(f"the table predicts {100 * predicted:.2f}% ({gap:+.1f} standard errors)")
+        print(ngettext("the table predicts {chance} ({gap} standard errors)",
+                       "the table predicts {chance} ({gap} standard errors)",
+                       int(abs(gap))).format(chance=percent(predicted, 2), gap=signed(gap, 1)))
     if result.unfinished:
-        print(f"{result.unfinished} games stopped at the turn cap and are not counted")
+        print(_("{games} games stopped at the turn cap and are not counted").format(
+            games=whole(result.unfinished)))
+
+
+def _playing(rules, games):
+    """The progress bar of a long simulation (none for a short one)."""
+    return progress_bar(_("playing {game}").format(game=rules.name)) if games >= 50_000 else None
 
 
 def _some_finished(unfinished: int, games: int) -> None:
     """No win rate is shown for games none of which ended (a rate of 0/0)."""
     if unfinished == games:
         from solver.sim.score_sheet import MAX_TURNS
-        raise UsageError(f"no game ended within {MAX_TURNS:,} turns ({games:,} played): these "
-                         f"policies do not finish this game; try a smaller --target")
+        raise UsageError(_("no game ended within {turns} turns ({games} played): these "
+                           "policies do not finish this game; try a smaller --target").format(
+                               turns=number(MAX_TURNS), games=number(games)))
 
 
 def _simulate_seats(args, rules, policies):
@@ -149,7 +169,7 @@ def _simulate_seats(args, rules, policies):
     solution = None
     if any(p.needs_table for p in policies):
         solution = table_of(args, rules, lazy_take=False, players=args.players)
-    progress = progress_bar(f"playing {rules.name}") if args.games >= 50_000 else None
+    progress = _playing(rules, args.games)
     if args.players == 2:
         result = two_player_result(simulate(rules, *policies, args.games, seed=args.seed,
                                             solution=solution, progress=progress), solution)
@@ -174,36 +194,46 @@ def cmd_card(args):
         if interrupted:
             return interrupted
     elif args.table is not None or args.rounds != 1 or args.sampled is not None:
-        raise UsageError("--table, --rounds and --sampled go with --fit")
+        raise UsageError(_("--table, --rounds and --sampled go with --fit"))
     found = find_card(rules, args.players)
     card, loss = found.card, found.loss
     notes = []
     if loss and rules.target != loss.get("target", rules.target):
-        notes.append(f"fitted and measured to {loss['target']:,}; here the target is "
-                     f"{rules.target:,}")
+        notes.append(_("fitted and measured to {fitted}; here the target is {target}").format(
+            fitted=number(loss["target"]), target=number(rules.target)))
     if found.fitted_here is not None:
         plays = loss.get("plays", 1)
-        how = (f"{plays} play{'s' * (plays != 1)} of {loss['sampled']:,} sampled games"
+        how = (ngettext("{plays} play of {games} sampled games",
+                        "{plays} plays of {games} sampled games", plays).format(
+                            plays=plays, games=number(loss["sampled"]))
                if "sampled" in loss
-               else f"{loss['evaluations']} evaluations")
-        notes.append(f"fitted on this machine from {loss['start']}, {how}; kept in "
-                     f"{found.fitted_here}")
+               else _("{count} evaluations").format(count=whole(loss["evaluations"])))
+        notes.append(_("fitted on this machine from {start}, {how}; kept in {path}").format(
+            start=loss["start"], how=how, path=found.fitted_here))
     two_player_card = (loss_with_players(rules, args.players)
                        if args.players > 2 and found.fitted_here is None else None)
     # The printed card's loss with this many players: the fitted card's, or
     # the two-player card's measured there.
     with_players = loss if found.players > 2 else two_player_card
+    loss_2 = two_player_card["loss"] if two_player_card else 0.0
     if found.players > 2:
         if two_player_card:
-            notes.append(f"the two-player card, played against the leader, gives up "
-                         f"{100 * two_player_card['loss']:.2f} points with {args.players}")
+            notes.append(ngettext("the two-player card, played against the leader, gives up "
+                                  "{points} points with {players}",
+                                  "the two-player card, played against the leader, gives up "
+                                  "{points} points with {players}", int(100 * loss_2)).format(
+                                      points=number(100 * loss_2, 2), players=args.players))
     elif two_player_card:
-        notes.append(f"with {args.players} players: play it against the leader; so played it "
-                     f"gives up {100 * two_player_card['loss']:.2f} points of 100 against "
-                     f"perfect play with {args.players}")
+        notes.append(ngettext("with {players} players: play it against the leader; so played "
+                              "it gives up {points} points of 100 against perfect play with "
+                              "{players}",
+                              "with {players} players: play it against the leader; so played "
+                              "it gives up {points} points of 100 against perfect play with "
+                              "{players}", int(100 * loss_2)).format(
+                                  players=args.players, points=number(100 * loss_2, 2)))
     elif args.players > 2:
-        notes.append(f"with {args.players} players: play it against the leader (fitted and "
-                     "measured for two)")
+        notes.append(_("with {players} players: play it against the leader (fitted and "
+                       "measured for two)").format(players=args.players))
     then_table = found.then_table if args.players == 2 else None
     text = card_text(card, rules, loss, found.players, then_table)
     if args.json:
@@ -231,26 +261,32 @@ def _fit_card(args, rules) -> int:
     from solver.cards.fit.fit_here import fit_card
     from solver.cards.store import card_path, stored_card
     if args.rounds < 1:
-        raise UsageError(f"--rounds takes 1 or more, not {args.rounds}")
+        raise UsageError(_("--rounds takes 1 or more, not {rounds}").format(rounds=args.rounds))
     if args.sampled is not None and args.sampled < 100:
-        raise UsageError(f"--sampled takes 100 games or more, not {args.sampled}")
+        raise UsageError(_("--sampled takes 100 games or more, not {games}").format(
+            games=args.sampled))
     if args.sampled is not None and args.players != 2:
-        raise UsageError("--sampled fits a two-player card; a table of more players is "
-                         "fitted by exact evaluations")
+        raise UsageError(_("--sampled fits a two-player card; a table of more players is "
+                           "fitted by exact evaluations"))
     if stored_card(rules, args.players) is not None:
-        raise UsageError(f"{rules.name} has a stored card for {args.players} players, fitted "
-                         "with the program (scripts/fit_cards.py); --fit is for a house "
-                         "game, another target or a table of more players")
+        raise UsageError(_("{game} has a stored card for {players} players, fitted with the "
+                           "program (scripts/fit_cards.py); --fit is for a house game, another "
+                           "target or a table of more players").format(
+                               game=rules.name, players=args.players))
     solution = table_of(args, rules, lazy_take=False, players=args.players)
     game = f"--rules {args.rules}" if args.rules is not None else rules.name
     command = (f"farkle card {game}" + (f" --target {rules.target}" if args.target else "")
                + (f" --players {args.players}" if args.players != 2 else "")
                + " --fit" + (f" --rounds {args.rounds}" if args.rounds != 1 else "")
                + (f" --sampled {args.sampled}" if args.sampled else ""))
-    print(f"farkle: fitting a card for {rules.name} to {rules.target:,} with {args.players} "
-          f"players; " + (f"its moves scored over {args.sampled:,} sampled games, the card "
-                          f"kept once measured exactly" if args.sampled else
-                          "Ctrl-C keeps the best card so far"), file=sys.stderr)
+    fitting = (_("fitting a card for {game} to {target} with {players} players; its moves "
+                 "scored over {games} sampled games, the card kept once measured exactly")
+               if args.sampled else
+               _("fitting a card for {game} to {target} with {players} players; Ctrl-C keeps "
+                 "the best card so far"))
+    print("farkle: " + fitting.format(game=rules.name, target=number(rules.target),
+                                      players=args.players, games=number(args.sampled or 0)),
+          file=sys.stderr)
     bar, round_ = None, 0
 
     def progress(at):
@@ -259,10 +295,12 @@ def _fit_card(args, rules) -> int:
             if bar is not None:
                 bar.close()
             round_ = at.round
-            bar = tqdm(total=at.moves, desc=f"round {at.round}", unit="card", file=sys.stderr,
-                       leave=False, disable=None)
+            bar = tqdm(total=at.moves, desc=_("round {round}").format(round=at.round),
+                       unit=_("card"), file=sys.stderr, leave=False, disable=None)
         bar.total = max(at.moves, at.tried)
-        bar.set_postfix_str(f"gives up {100 * at.loss:.3f} points", refresh=False)
+        bar.set_postfix_str(ngettext("gives up {points} points", "gives up {points} points",
+                                     int(100 * at.loss)).format(
+                                         points=number(100 * at.loss, 3)), refresh=False)
         bar.update(at.tried - bar.n)
 
     def log(text):
@@ -278,10 +316,13 @@ def _fit_card(args, rules) -> int:
             bar.close()         # its line cleared before ours (closing again is harmless)
         path = card_path(rules, args.players)
         # A sampled search keeps its card only once it is measured exactly.
-        kept = "the card fitted before is kept" if args.sampled else \
-            "the best card so far is kept"
-        print("farkle: interrupted; " + (f"{kept} in {path}" if path.exists()
-                                         else "no card was kept"), file=sys.stderr)
+        if not path.exists():
+            said = _("interrupted; no card was kept")
+        elif args.sampled:
+            said = _("interrupted; the card fitted before is kept in {path}")
+        else:
+            said = _("interrupted; the best card so far is kept in {path}")
+        print("farkle: " + said.format(path=path), file=sys.stderr)
         return 130
     finally:
         if bar is not None:
@@ -301,14 +342,23 @@ def cmd_serve(args):
     from solver.web.api import TableDesk
     from solver.web.server import serve
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+        raise UsageError(_("--port must be 0 to 65535, not {port}").format(port=args.port))
     house_rules = load_house_rules(args.rules) if args.rules is not None else None
     serve(TableDesk(house_rules, args.rules), args.host, args.port, args.quiet)
 
 
+KEEPS = {"bank": N_("keep {dice} ({points}), then bank"),
+         "roll": N_("keep {dice} ({points}), then roll"),
+         "win": N_("keep {dice} ({points}), wins"),
+         "zero": N_("keep {dice} ({points}), overshoots")}
+"""A keep and what follows it, by ``choice.then``."""
+CHOICES = {"bank": N_("bank"), "roll": N_("roll"), "take": N_("take over"),
+           "fresh": N_("roll fresh"), "zero": N_("zero roll")}
+"""The other choices, by ``choice.action``."""
+
+
 def _describe(choice) -> str:
     if choice.action == "keep":
-        then = {"bank": "then bank", "roll": "then roll", "win": "wins", "zero": "overshoots"}
-        return f"keep {' '.join(map(str, choice.keep))} ({choice.points}), {then[choice.then]}"
-    return {"bank": "bank", "roll": "roll", "take": "take over", "fresh": "roll fresh",
-            "zero": "zero roll"}[choice.action]
+        return _(KEEPS[choice.then]).format(dice=" ".join(map(str, choice.keep)),
+                                            points=whole(choice.points))
+    return _(CHOICES[choice.action])

@@ -11,6 +11,7 @@ import sys
 
 from solver.model.errors import UsageError
 from solver.tables.load import FirstUse, load_table
+from solver.text import _, language
 
 
 def solve_command(args, rules, memory=None, players=2) -> str:
@@ -37,7 +38,9 @@ def progress_bar(description: str):
     def update(done, total):
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=PROGRESS_STEPS, desc=description, unit="", file=sys.stderr,
+            # tqdm writes "desc: "; French puts a space before the colon.
+            desc = description + " " if language() == "fr" else description
+            bar = tqdm(total=PROGRESS_STEPS, desc=desc, unit="", file=sys.stderr,
                        leave=False, disable=None, bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]")
         share = min(PROGRESS_STEPS, PROGRESS_STEPS * done // max(total, 1))
         if share > bar.n:
@@ -52,8 +55,8 @@ def memory_of(args, rules):
     refused elsewhere."""
     memory = getattr(args, "memory", None)
     if memory is not None and not rules.falls_back:
-        raise UsageError(f"--memory is for games whose crosses go back to a previous score; "
-                         f"{rules.name} has none")
+        raise UsageError(_("--memory is for games whose crosses go back to a previous score; "
+                           "{game} has none").format(game=rules.name))
     return memory
 
 
@@ -80,7 +83,8 @@ def table_of(args, rules, check=None, lazy_take=True, players=2):
 
 def ask_yes(question: str) -> bool:
     """A yes-or-no question on the terminal (stderr); end of input is no.
-    Any other answer asks again."""
+    Any other answer asks again. French answers (o, oui, non) are taken in
+    every language."""
     while True:
         print(question, end="", file=sys.stderr, flush=True)
         try:
@@ -88,8 +92,8 @@ def ask_yes(question: str) -> bool:
         except EOFError:
             print(file=sys.stderr)
             return False
-        if answer in ("y", "yes"):
+        if answer in ("y", "yes", "o", "oui"):
             return True
-        if answer in ("", "n", "no"):
+        if answer in ("", "n", "no", "non"):
             return False
-        print(f"please answer y or n, not {answer!r}", file=sys.stderr)
+        print(_("please answer y or n, not {answer!r}").format(answer=answer), file=sys.stderr)

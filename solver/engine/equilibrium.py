@@ -46,6 +46,8 @@ import numpy as np
 from solver.engine.n_player_blocks import NEWTON_TOL, PURE_PASSES, block_plan, solve_block_n
 from solver.engine.turn_kernel_n import NO_FINAL_ROUND, MultiValues, Seats
 from solver.model.errors import UsageError
+from solver.model.messages import figure
+from solver.text import _
 
 RECORD_PASSES = 24
 LAM_MAX = 1e12
@@ -99,8 +101,8 @@ class BlockGame:
         """Policy iteration, one pass at a time (decisions in ``F`` kept
         mixed): the decisions that flip, or None if the block settles."""
         seen = []
-        for _ in range(passes):
-            _, change = self.run(1)
+        for _pass in range(passes):
+            _v, change = self.run(1)
             if change <= NEWTON_TOL:
                 return None
             seen.append(self.record())
@@ -133,7 +135,7 @@ class BlockGame:
         fixed point with ``F`` mixed by ``q``. A further decision that flips
         is added to ``F`` (raises :class:`_MoreFlips`)."""
         self.set_mix(q)
-        _, change = self.run(PURE_PASSES)
+        _v, change = self.run(PURE_PASSES)
         if change > NEWTON_TOL:
             more = [f for f in (self.flipping() or []) if f not in self.decisions]
             if more:
@@ -201,7 +203,7 @@ def logit_path(game: BlockGame) -> np.ndarray:
         def G(y):
             return lam * game.margins(_sigma(y)) - y
         g = G(y)
-        for _ in range(60):
+        for _step in range(60):
             if np.max(np.abs(g)) < 1e-6:
                 break
             q = _sigma(y)
@@ -275,7 +277,7 @@ def _indifferent(game: BlockGame, q: np.ndarray, inner: list) -> np.ndarray | No
         full[inner] = qi
         return game.margins(full)[inner]
     qi = q[inner]
-    for _ in range(50):
+    for _step in range(50):
         m = inner_margins(qi)
         if np.max(np.abs(m)) < INDIFFERENT:
             q[inner] = qi
@@ -319,10 +321,11 @@ def settle_block(solution, blocks, b, turn, dice, moves, a_rows) -> None:
         except _MoreFlips as more:
             game.decisions = game.decisions + more.decisions
     if q is None:
-        raise EquilibriumNotFound(
-            f"{solution.rules.name} to {solution.rules.target} with {solution.players} "
-            f"players: no equilibrium found at a block whose best responses cycle "
-            f"({len(game.decisions)} flipping decisions); try a smaller --target")
+        raise EquilibriumNotFound(_(
+            "{game} to {target} with {players} players: no equilibrium found at a block whose "
+            "best responses cycle ({count} flipping decisions); try a smaller --target").format(
+            game=solution.rules.name, target=figure(solution.rules.target),
+            players=solution.players, count=len(game.decisions)))
     others = other_equilibria(game, q)
     game.margins(q)                             # the selected one, written last
     chosen = game.values()

@@ -69,13 +69,7 @@ from numba import set_parallel_chunksize
 from solver.engine.convergence import error_bound, sweeps_expected
 from solver.engine.equilibrium import settle_block
 from solver.engine.final_round_n import final_round_reach_n
-from solver.engine.n_player_blocks import (
-    NEWTON_TOL,
-    MultiBlocks,
-    build_multi_blocks,
-    no_plan,
-    solve_level_n,
-)
+from solver.engine.n_player_blocks import NEWTON_TOL, Levels, MultiBlocks, no_plan, solve_level_n
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn import pad
 from solver.engine.turn_kernel_n import MultiValues, Seats
@@ -87,15 +81,37 @@ from solver.model.turn_rules import TurnRules, rows_past_target
 # ---------------------------------------------------------------- the solve
 
 @dataclass
+class Level:
+    """One level's blocks (numbered from 0 in the level) and their work:
+    nodes and DP rows per block, for the statistics and the cluster's
+    chunks."""
+    j: int
+    blocks: MultiBlocks
+    sizes: np.ndarray
+    rows: np.ndarray
+
+    @property
+    def count(self) -> int:
+        """How many blocks."""
+        return len(self.blocks.block_start) - 1
+
+    def nodes(self, b0: int = 0, b1: int | None = None) -> np.ndarray:
+        """The nodes of blocks ``b0 <= b < b1`` (all by default)."""
+        start = self.blocks.block_start
+        return self.blocks.node[start[b0]:start[self.count if b1 is None else b1]]
+
+
+@dataclass
 class Setup:
-    """What every sweep reads, built once from the rules: the blocks and
-    levels, the compiled turn rules, the dice, the final round's values
-    (``reach``), and the work per block (for the statistics)."""
+    """What every sweep reads, built once from the rules: the levels, the
+    compiled turn rules, the dice, the final round's values (``reach``).
+    A level's blocks are built when it is solved (:meth:`level`), the last
+    one kept."""
     rules: Rules
     space: PlayerSpace
     players: int
     seats: Seats
-    blocks: MultiBlocks
+    levels_of: Levels
     turn: TurnRules
     dice: object
     moves: object
@@ -103,8 +119,7 @@ class Setup:
     a_rows: int
     has_falls: bool
     take_shape: tuple
-    block_sizes: np.ndarray
-    block_rows: np.ndarray
+    _last: Level | None = None
 
     @classmethod
     def of(cls, rules: Rules, players: int, space: PlayerSpace | None = None,
@@ -114,7 +129,6 @@ class Setup:
         space = space or player_space(rules, "exact")
         N = players
         seats = Seats.of(N, space)
-        blocks = build_multi_blocks(space, N)
         target = rules.target_units
         turn = TurnRules.of(rules)
         moves = space.moves()
@@ -123,32 +137,40 @@ class Setup:
         take_shape = (max(take_rows, 1), target if takers else 1, max(rules.dice - 1, 1), N)
         if reach is None:
             reach = final_round_reach_n(rules, space, N)
-        # Work per node and DP pass: the rows of its turn DP (to the target
-        # for a node whose roll values are kept for take-over).
-        past = rows_past_target(turn, reach.shape[1])
-        node_rows = np.minimum(turn.rows,
-                               1 + target + past - space.score[blocks.node // seats.lead])
-        return cls(rules, space, N, seats, blocks, turn, keep_table(rules).packed(), moves,
-                   reach, pad(rules, turn.rows),
-                   bool(np.any(space.score[space.zero_next] < space.score)), take_shape,
-                   np.diff(blocks.block_start),
-                   np.add.reduceat(node_rows, blocks.block_start[:-1]))
+        return cls(rules, space, N, seats, Levels(space, N), turn, keep_table(rules).packed(),
+                   moves, reach, pad(rules, turn.rows),
+                   bool(np.any(space.score[space.zero_next] < space.score)), take_shape)
 
     @property
     def levels(self) -> int:
-        return len(self.blocks.level_start) - 1
+        return len(self.levels_of)
 
     @property
     def nodes(self) -> int:
         return self.space.size ** self.players
 
-    def level_blocks(self, j: int) -> tuple[int, int]:
-        """The blocks ``b0 <= b < b1`` of level ``j`` (the top level is 0)."""
-        return int(self.blocks.level_start[j]), int(self.blocks.level_start[j + 1])
+    def level(self, j: int) -> Level:
+        """Level ``j`` (the top level is 0), its blocks built."""
+        if self._last is None or self._last.j != j:
+            self._last = None                   # one level's blocks held at a time
+            blocks = self.levels_of.blocks(j)
+            # Work per node and DP pass: the rows of its turn DP (to the
+            # target for a node whose roll values are kept for take-over).
+            past = rows_past_target(self.turn, self.reach.shape[1])
+            node_rows = np.minimum(self.turn.rows, 1 + self.rules.target_units + past
+                                   - self.space.score[blocks.node // self.seats.lead])
+            self._last = Level(j, blocks, np.diff(blocks.block_start),
+                               np.add.reduceat(node_rows, blocks.block_start[:-1]))
+        return self._last
 
-    def block_nodes(self, b0: int, b1: int) -> np.ndarray:
-        """The nodes of blocks ``b0 <= b < b1``."""
-        return self.blocks.node[self.blocks.block_start[b0]:self.blocks.block_start[b1]]
+    def level_nodes(self, j: int) -> np.ndarray:
+        """The nodes of level ``j``, in increasing order (without building
+        its blocks)."""
+        return self.levels_of.nodes(j)
+
+    def nodes_above(self, j: int) -> int:
+        """How many nodes the levels before ``j`` hold (the progress)."""
+        return int(self.levels_of.sizes[:j].sum())
 
     def start_values(self) -> tuple[np.ndarray, np.ndarray]:
         """``V`` and ``take_values`` before the first sweep."""
@@ -159,16 +181,16 @@ class Setup:
         return MultiSolution(self.rules, self.space, self.players, V, take_values,
                              reach=self.reach if self.rules.final_round else None)
 
-    def solve_blocks(self, values: MultiValues, b0: int, b1: int, first_sweep: bool,
-                     passes: np.ndarray, changes: np.ndarray) -> None:
-        """Policy iteration on blocks ``b0 <= b < b1`` of one level, in
+    def solve_blocks(self, values: MultiValues, level: Level, b0: int, b1: int,
+                     first_sweep: bool, passes: np.ndarray, changes: np.ndarray) -> None:
+        """Policy iteration on blocks ``b0 <= b < b1`` of ``level``, in
         ``values`` (the compiled kernel, a block a thread): each block reads
         the values of higher levels, its own nodes' and, with falls, lower
         levels' of the previous sweep, and writes only its own nodes' values
         and take-over rows, so the blocks of a level may run in any order and
         any grouping with the same result."""
-        solve_level_n(b0, b1, self.blocks, self.seats, self.turn, self.dice, self.moves, values,
-                      first_sweep, self.a_rows, no_plan(), passes, changes)
+        solve_level_n(b0, b1, level.blocks, self.seats, self.turn, self.dice, self.moves,
+                      values, first_sweep, self.a_rows, no_plan(), passes, changes)
 
 
 @dataclass
@@ -185,29 +207,30 @@ class SweepState:
     rows_run: int = 0
 
 
-def cycling_blocks(changes: np.ndarray, b0: int, b1: int) -> np.ndarray:
-    """The blocks ``b0 <= b < b1`` whose policy iteration did not settle
-    (their last change above NEWTON_TOL): the best responses cycle, and
+def cycling_blocks(changes: np.ndarray) -> np.ndarray:
+    """The blocks whose policy iteration did not settle (their last change
+    above NEWTON_TOL): the best responses cycle, and
     :func:`solver.engine.equilibrium.settle_block` mixes them."""
-    return np.flatnonzero(changes[b0:b1] > NEWTON_TOL) + b0
+    return np.flatnonzero(changes > NEWTON_TOL)
 
 
 def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float = 1e-12,
                max_sweeps: int = 200, progress=None, state: SweepState | None = None,
-               level_done=None) -> SweepState:
+               level_done=None, settle=None) -> SweepState:
     """The sweeps, top level first, until they converge (without falls,
-    one): ``solve_blocks(b0, b1, first_sweep, passes, changes)`` solves the
-    blocks of a level into ``solution.V`` and ``solution.take_values``
-    (:meth:`Setup.solve_blocks` here, chunks on a cluster in
-    :mod:`solver.tables.cluster`); the blocks that cycle are then settled
-    here. From ``state``, where a solve resumes, and ``level_done(state)``
-    after each level."""
+    one): ``solve_blocks(level, b0, b1, first_sweep, passes, changes)``
+    solves blocks ``b0 <= b < b1`` of a :class:`Level` into ``solution.V``
+    and ``solution.take_values`` (:meth:`Setup.solve_blocks` here, chunks
+    on a cluster in :mod:`solver.tables.cluster`); then ``settle(level,
+    blocks)`` settles the level's blocks that cycle (here, one after the
+    other, by :func:`settle_blocks`; they are independent, as the level's
+    blocks are). From ``state``, where a solve resumes, and
+    ``level_done(state)`` after each level."""
+    if settle is None:
+        def settle(level, blocks):
+            settle_blocks(setup, solution, level, blocks)
     state = state or SweepState()
-    V, blocks = solution.V, setup.blocks
-    n_blocks = len(blocks.block_start) - 1
-    passes = np.zeros(n_blocks, dtype=np.int64)
-    changes = np.zeros(n_blocks)
-    turn, dice, moves, a_rows = setup.turn, setup.dice, setup.moves, setup.a_rows
+    V = solution.V
     while True:
         if state.level == 0:
             state.sweeps += 1
@@ -217,20 +240,21 @@ def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float =
             solution.mixed.clear()
             solution.equilibria.clear()
         for j in range(state.level, setup.levels):
-            b0, b1 = setup.level_blocks(j)
+            level = setup.level(j)
+            passes = np.zeros(level.count, dtype=np.int64)
+            changes = np.zeros(level.count)
             # Only the level's own nodes move while it is solved.
-            nodes = setup.block_nodes(b0, b1) if setup.has_falls else None
+            nodes = level.nodes() if setup.has_falls else None
             before = V[nodes] if setup.has_falls else None
-            solve_blocks(b0, b1, state.sweeps == 1, passes, changes)
-            state.total_passes += int(passes[b0:b1] @ setup.block_sizes[b0:b1])
-            state.rows_run += int(passes[b0:b1] @ setup.block_rows[b0:b1])
-            for b in cycling_blocks(changes, b0, b1):
-                settle_block(solution, blocks, int(b), turn, dice, moves, a_rows)
+            solve_blocks(level, 0, level.count, state.sweeps == 1, passes, changes)
+            state.total_passes += int(passes @ level.sizes)
+            state.rows_run += int(passes @ level.rows)
+            settle(level, cycling_blocks(changes))
             if setup.has_falls:
                 state.change = max(state.change, float(np.max(np.abs(V[nodes] - before))))
             state.level = j + 1
             if progress is not None:
-                done = int(blocks.block_start[b1]) + (state.sweeps - 1) * len(V)
+                done = setup.nodes_above(j + 1) + (state.sweeps - 1) * len(V)
                 expected = (sweeps_expected(state.sweep_changes, tol, max_sweeps)
                             if setup.has_falls else 1)
                 progress(done, len(V) * max(expected, state.sweeps))
@@ -243,6 +267,16 @@ def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float =
             break
         state.level = 0
     return state
+
+
+def settle_blocks(setup: Setup, solution: MultiSolution, level: Level, blocks) -> None:
+    """Settle ``blocks`` of ``level``, whose best responses cycle
+    (:func:`solver.engine.equilibrium.settle_block`), in block order: their
+    values into ``solution.V``, their mixed decisions and equilibria
+    recorded in ``solution``."""
+    for b in blocks:
+        settle_block(solution, level.blocks, int(b), setup.turn, setup.dice, setup.moves,
+                     setup.a_rows)
 
 
 def sweep_stats(setup: Setup, state: SweepState, solution: MultiSolution,
@@ -272,8 +306,8 @@ def solve_players(rules: Rules, players: int, space: PlayerSpace | None = None,
     solution = setup.solution(V, take_values)
     values = MultiValues(V, take_values, setup.reach)
 
-    def solve_blocks(b0, b1, first_sweep, passes, changes):
-        setup.solve_blocks(values, b0, b1, first_sweep, passes, changes)
+    def solve_blocks(level, b0, b1, first_sweep, passes, changes):
+        setup.solve_blocks(values, level, b0, b1, first_sweep, passes, changes)
 
     chunksize = set_parallel_chunksize(1)
     try:

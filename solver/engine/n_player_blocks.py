@@ -48,48 +48,112 @@ class MultiBlocks(NamedTuple):
     level_start: np.ndarray
 
 
+class Levels:
+    """The levels of the N-player nodes (the sum of the N scores, the top
+    first), each level's blocks built when asked (:meth:`blocks`), so that
+    a solve holds the blocks of one level at a time, not of every node:
+    230 bytes a node when built all at once, which was most of a solve's
+    memory (docs/cluster.md). Inside a level the blocks are ordered by
+    their key, the smallest rotation of the score tuple (the scores counted
+    from the lowest, as digits), and their nodes by number."""
+
+    def __init__(self, space: PlayerSpace, players: int):
+        self.space, self.players = space, players
+        score = space.score
+        self.low, high = int(score.min()), int(score.max())
+        self.base = high - self.low + 1
+        self.by_score = np.argsort(score, kind="stable")
+        self.sorted_score = score[self.by_score]
+        # How many nodes each sum has: the states per score, convolved N times.
+        per_score = np.bincount(score - self.low)
+        per_sum = per_score
+        for _ in range(players - 1):
+            per_sum = np.convolve(per_sum, per_score)
+        present = np.flatnonzero(per_sum)[::-1]
+        self.sums = present + players * self.low
+        self.sizes = per_sum[present].astype(np.int64)
+        """Nodes in each level, the top first."""
+
+    def __len__(self) -> int:
+        return len(self.sums)
+
+    def nodes(self, j: int) -> np.ndarray:
+        """The nodes of level ``j`` in increasing order: the tuples of
+        states whose scores sum to the level's, a player at a time, keeping
+        a partial tuple while the players left can still make up the sum."""
+        total, N, P = int(self.sums[j]), self.players, self.space.size
+        high = self.low + self.base - 1
+        nodes = np.zeros(1, dtype=np.int64)
+        partial = np.zeros(1, dtype=np.int64)
+        for k in range(N):
+            rest = N - 1 - k
+            first = np.searchsorted(self.sorted_score, total - partial - rest * high, "left")
+            last = np.searchsorted(self.sorted_score, total - partial - rest * self.low, "right")
+            count = np.maximum(last - first, 0)
+            owner = np.repeat(np.arange(len(nodes)), count)
+            offset = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
+            state = self.by_score[np.repeat(first, count) + offset]
+            nodes = nodes[owner] * P + state
+            partial = partial[owner] + self.space.score[state]
+        return np.sort(nodes)
+
+    def blocks(self, j: int) -> MultiBlocks:
+        """Level ``j``'s blocks (``level_start`` is ``[0, blocks]``)."""
+        space, P, N = self.space, self.space.size, self.players
+        nodes = self.nodes(j)
+        states = np.stack(np.unravel_index(nodes, (P,) * N), axis=1)
+        digits = space.score[states] - self.low
+        weights = self.base ** np.arange(N - 1, -1, -1, dtype=np.int64)
+        canonical = np.min([np.roll(digits, -r, axis=1) @ weights for r in range(N)], axis=0)
+        order = np.lexsort((nodes, canonical))
+        ordered, canonical = nodes[order], canonical[order]
+        new_block = np.ones(len(order), dtype=bool)
+        new_block[1:] = canonical[1:] != canonical[:-1]
+        block_start = _starts(new_block)
+        block_of = np.cumsum(new_block) - 1
+
+        # The zero turn's successor, where it is in this level (a fall
+        # leaves it), and then in the same block (the rotated tuple).
+        lead = P ** (N - 1)
+        succ = (ordered % lead) * P + space.zero_next[ordered // lead]
+        at = np.minimum(np.searchsorted(nodes, succ), len(nodes) - 1)
+        position = np.empty_like(order)
+        position[order] = np.arange(len(order))
+        succ_pos = position[at]
+        same = (nodes[at] == succ) & (block_of[succ_pos] == block_of)
+        succ_local = np.where(same, succ_pos - block_start[block_of], -1)
+
+        last, first = ordered % P, ordered // lead
+        last_up = space.up[last] >= 0
+        first_up = space.up[first] >= 0
+        prev_up = ordered - last + space.up[last]
+        mover_step = (space.up[first] - first) * lead
+        guess = np.stack([np.where(last_up, prev_up, -1),
+                          np.where(first_up, ordered + mover_step, -1),
+                          np.where(last_up & first_up, prev_up + mover_step, -1)], axis=1)
+        return MultiBlocks(ordered, succ_local.astype(np.int64), guess.astype(np.int64),
+                           block_start, np.array([0, len(block_start) - 1], dtype=np.int64))
+
+
+def _starts(new: np.ndarray) -> np.ndarray:
+    return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
+
+
 def build_multi_blocks(space: PlayerSpace, players: int) -> MultiBlocks:
-    P, N = space.size, players
-    nodes = np.arange(P ** N, dtype=np.int64)
-    states = np.stack(np.unravel_index(nodes, (P,) * N), axis=1)
-    scores = space.score[states]
-    level = scores.sum(axis=1)
-    # A block's key: the smallest rotation of its score tuple, the scores
-    # counted from the lowest (below 0 with a penalty) as digits.
-    digits = scores - int(scores.min())
-    weights = (int(digits.max()) + 1) ** np.arange(N - 1, -1, -1, dtype=np.int64)
-    canonical = np.min([np.roll(digits, -r, axis=1) @ weights for r in range(N)], axis=0)
-    order = np.lexsort((nodes, canonical, -level))
-    position = np.empty_like(order)
-    position[order] = np.arange(len(order))
-    level, canonical = level[order], canonical[order]
-
-    def starts(new):
-        return np.append(np.flatnonzero(new), len(new)).astype(np.int64)
-    new_block = np.ones(len(order), dtype=bool)
-    new_block[1:] = (level[1:] != level[:-1]) | (canonical[1:] != canonical[:-1])
-    block_start = starts(new_block)
-    block_of = np.cumsum(new_block) - 1
-    block_level = level[block_start[:-1]]
-    new_level = np.ones(len(block_level), dtype=bool)
-    new_level[1:] = block_level[1:] != block_level[:-1]
-
-    lead = P ** (N - 1)
-    ordered = nodes[order]
-    succ = (ordered % lead) * P + space.zero_next[ordered // lead]
-    succ_pos = position[succ]
-    same = block_of[succ_pos] == block_of
-    succ_local = np.where(same, succ_pos - block_start[block_of], -1)
-    last, first = ordered % P, ordered // lead
-    last_up = space.up[last] >= 0
-    first_up = space.up[first] >= 0
-    prev_up = ordered - last + space.up[last]
-    mover_step = (space.up[first] - first) * lead
-    guess = np.stack([np.where(last_up, prev_up, -1),
-                      np.where(first_up, ordered + mover_step, -1),
-                      np.where(last_up & first_up, prev_up + mover_step, -1)], axis=1)
-    return MultiBlocks(ordered, succ_local.astype(np.int64), guess.astype(np.int64),
-                       block_start, starts(new_level))
+    """Every level's blocks at once (the cards' evaluation, which holds
+    values per node anyway): :class:`Levels`' blocks one after the other."""
+    levels = Levels(space, players)
+    parts = [levels.blocks(j) for j in range(len(levels))]
+    node_offsets = np.cumsum([0] + [len(part.node) for part in parts])
+    block_counts = [len(part.block_start) - 1 for part in parts]
+    block_start = np.concatenate([part.block_start[:-1] + offset
+                                  for part, offset in zip(parts, node_offsets)]
+                                 + [node_offsets[-1:]])
+    return MultiBlocks(np.concatenate([part.node for part in parts]),
+                       np.concatenate([part.succ_local for part in parts]),
+                       np.concatenate([part.guess for part in parts]),
+                       block_start.astype(np.int64),
+                       np.cumsum([0] + block_counts).astype(np.int64))
 
 
 def block_plan(nodes: int, rules, classes: int) -> NodeMix:

@@ -78,6 +78,7 @@ from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.turn_rules import OVERSHOOT, TurnRules, banked_score, keep_result, may_bank
+from solver.text import N_, _, number
 
 STEP = 1e-12
 """Newton stops when a step moves ``T(s)`` by less than this, relative."""
@@ -117,15 +118,18 @@ MAX_TARGET_UNITS = 2000
 (quinze-mille's 300 units take about 2 s; 2,000 would take minutes)."""
 
 
-def check_turns_rules(rules: Rules, asked_by: str = "the fewest-turns objective") -> None:
+def check_turns_rules(rules: Rules, asked_by: str = N_("the fewest-turns objective")) -> None:
     """One line for a game the turns objective does not model, naming
     what asked for it (``--objective turns``, ``odds --turns``)."""
     if rules.crosses > 0:
-        raise UsageError(f"{asked_by} is not modelled with crosses")
+        raise UsageError(_("{asked_by} is not modelled with crosses").format(
+            asked_by=_(asked_by)))
     if rules.target_units > MAX_TARGET_UNITS:
-        raise UsageError(f"{asked_by} solves targets up to {MAX_TARGET_UNITS:,} times the "
-                         f"unit ({MAX_TARGET_UNITS * rules.unit:,} points in {rules.name}), "
-                         f"not {rules.target:,}")
+        raise UsageError(_("{asked_by} solves targets up to {most} times the unit ({points} "
+                           "points in {game}), not {given}").format(
+            asked_by=_(asked_by), most=number(MAX_TARGET_UNITS),
+            points=number(MAX_TARGET_UNITS * rules.unit), game=rules.name,
+            given=number(rules.target)))
 
 
 def turns_policy(rules: Rules, transitions: bool = False) -> TurnsPolicy:
@@ -151,8 +155,8 @@ def turns_policy(rules: Rules, transitions: bool = False) -> TurnsPolicy:
         if moves is not None and np.isfinite(value):
             moves[score] = solver.turn_ends(score, choices)
     if not np.isfinite(expected[0]):
-        raise UsageError(f"{rules.name}: the target of {rules.target:,} cannot be reached "
-                         f"from 0 by these rules")
+        raise UsageError(_("{game}: the target of {target} cannot be reached from 0 by these "
+                           "rules").format(game=rules.name, target=number(rules.target)))
     return TurnsPolicy(rules, expected, moves, passes)
 
 

@@ -28,6 +28,7 @@ from solver.model.turn_rules import (
     offer,
     rows_past_target,
 )
+from solver.text import _
 
 EPS = 1e-12
 """The tie of :mod:`solver.engine.turn_kernel_n` (the same number, for the replay)."""
@@ -38,7 +39,8 @@ MAX_PLAYERS = 6
 def check_player_count(players: int) -> None:
     """Refuse a number of players docs/rules.md does not define."""
     if not 2 <= players <= MAX_PLAYERS:
-        raise UsageError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+        raise UsageError(_("players must be 2 to {most}, not {given}").format(
+            most=MAX_PLAYERS, given=players))
 
 
 @dataclass
@@ -81,7 +83,7 @@ class MultiSolution(SolvedGame):
 
     def states_of(self, node: int) -> list[int]:
         out = []
-        for _ in range(self.players):
+        for _seat in range(self.players):
             node, s = divmod(node, self.P)
             out.append(s)
         return out[::-1]
@@ -235,7 +237,7 @@ def bellman_residual_n(solution: MultiSolution, samples: int = 200, seed: int = 
     worst = 0.0
     D = solution.rules.dice
     for node in nodes:
-        _, R, _, _, _ = replay_n(solution, node)
+        R = replay_n(solution, node)[1]
         worst = max(worst, float(np.max(np.abs(R[0, D] - solution.V[node]))))
         i = solution.take_index(node)
         if i >= 0:

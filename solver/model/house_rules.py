@@ -71,7 +71,9 @@ except ModuleNotFoundError:         # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 from solver.model.errors import UsageError
-from solver.model.rules import GAMES, KEEP_RULES, Rules
+from solver.model.messages import figure
+from solver.model.rules import GAMES, KEEP_RULES, WITH, Rules
+from solver.text import N_, _, ngettext, number
 
 FACES = 6
 MAX_DICE = 6
@@ -101,20 +103,25 @@ def load_house_rules(path) -> Rules:
         with open(path, "rb") as file:
             data = tomllib.load(file)
     except FileNotFoundError:
-        raise UsageError(f"no house-rules file at {path}") from None
+        raise UsageError(_("no house-rules file at {path}").format(path=path)) from None
     except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a house-rules file") from None
+        raise UsageError(_("{path} is a directory, not a house-rules file").format(
+            path=path)) from None
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+        raise UsageError(_("cannot read {path}: {reason}").format(
+            path=path, reason=error.strerror)) from None
     except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text (TOML files are)") from None
+        raise UsageError(_("{path} is not UTF-8 text (TOML files are)").format(
+            path=path)) from None
     except tomllib.TOMLDecodeError as error:
-        # tomllib's message ends with "(at line L, column C)".
-        raise UsageError(f"{path} is not valid TOML: {error}") from None
+        # tomllib's message ends with "(at line L, column C)": English, as
+        # the parser writes it.
+        raise UsageError(_("{path} is not valid TOML: {error}").format(
+            path=path, error=error)) from None
     try:
         return rules_from_mapping(data, default_name=path.stem)
     except UsageError as error:
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(_("{path}: {error}").format(path=path, error=error)) from None
 
 
 def rules_from_mapping(data: dict, default_name: str) -> Rules:
@@ -122,20 +129,26 @@ def rules_from_mapping(data: dict, default_name: str) -> Rules:
     file's fields in place of its own."""
     for key in data:
         if key != BASE_KEY and key not in RULE_FIELDS:
-            raise UsageError(f"unknown key {key!r}{_did_you_mean(key)}; the keys are "
-                             f"base and the fields of `farkle variants --json`")
+            close = difflib.get_close_matches(key, [*RULE_FIELDS, BASE_KEY], n=1)
+            raise UsageError((_("unknown key {key} (did you mean {close}?); the keys are base "
+                                "and the fields of `farkle variants --json`") if close else
+                              _("unknown key {key}; the keys are base and the fields of "
+                                "`farkle variants --json`")).format(
+                key=repr(key), close=repr(close[0]) if close else ""))
     if BASE_KEY in data:
         base = data[BASE_KEY]
         if not isinstance(base, str):
-            raise UsageError(f"base must be the name of a game (a string), not {_show(base)}")
+            raise UsageError(_("base must be the name of a game (a string), not {given}").format(
+                given=_show(base)))
         if base not in GAMES:
-            raise UsageError(f"base: unknown game {base!r}; known games: {', '.join(GAMES)}")
+            raise UsageError(_("base: unknown game {name}; known games: {games}").format(
+                name=repr(base), games=", ".join(GAMES)))
         fields = dataclasses.asdict(GAMES[base])
     else:
         missing = [name for name in REQUIRED_WITHOUT_BASE if name not in data]
         if missing:
-            raise UsageError(f"missing key {missing[0]!r}: without base, the file gives "
-                             f"{', '.join(REQUIRED_WITHOUT_BASE)}")
+            raise UsageError(_("missing key {key}: without base, the file gives {keys}").format(
+                key=repr(missing[0]), keys=", ".join(REQUIRED_WITHOUT_BASE)))
         fields = {name: field.default for name, field in RULE_FIELDS.items()
                   if field.default is not dataclasses.MISSING}
         fields["summary"] = ""
@@ -145,9 +158,10 @@ def rules_from_mapping(data: dict, default_name: str) -> Rules:
         try:
             fields["name"] = _read_name("name", default_name)
         except UsageError:
-            raise UsageError(f"the file's name {default_name!r:.80} cannot name the table: "
-                             f"give a key name = \"...\" of letters, digits, '-', '_' and "
-                             f"'.' (at most {MAX_NAME})") from None
+            raise UsageError(_("the file's name {name} cannot name the table: give a key "
+                               "name = \"...\" of letters, digits, '-', '_' and '.' (at most "
+                               "{most})").format(name=f"{default_name!r:.80}",
+                                                 most=MAX_NAME)) from None
     changes = {key: READERS[key](key, value) for key, value in data.items() if key != BASE_KEY}
     if BASE_KEY in data and "summary" not in changes:
         fields["summary"] = _summary_of_changes(data[BASE_KEY], {
@@ -172,34 +186,38 @@ def _show(value) -> str:
 
 def _summary_of_changes(base: str, changes: dict) -> str:
     """``cinq-mille with target 1500, entry 500``: what a file based on a
-    game changes (list-valued keys by name only, they are long)."""
+    game changes (list-valued keys by name only, they are long). The
+    summary is stored with the rules (in English: tables keep it);
+    :func:`shown_summary` shows it."""
     shown = [key if isinstance(value, list) else f"{key} {_show(value)}"
              for key, value in changes.items() if key not in OPTIONAL_TEXT]
-    return f"{base} with {', '.join(shown)}" if shown else base
+    return f"{base}{WITH}{', '.join(shown)}" if shown else base
 
 
 def _dice(count: int) -> str:
-    return "1 die" if count == 1 else f"{count} dice"
+    return ngettext("{count} die", "{count} dice", count).format(count=count)
 
 
-def _did_you_mean(key: str) -> str:
-    close = difflib.get_close_matches(key, [*RULE_FIELDS, BASE_KEY], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+INTEGER = N_("an integer")
+POINTS = N_("a whole number of points")
 
 
-def _integer(key: str, value, what: str = "an integer") -> int:
+def _integer(key: str, value, what: str = INTEGER) -> int:
     # bool is a subclass of int in Python: `target = true` is not a number.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{key} must be {what}, not {_show(value)}")
+        raise UsageError(_("{key} must be {what}, not {given}").format(
+            key=key, what=_(what), given=_show(value)))
     return value
 
 
 def _non_negative(key: str, value, high: int = MAX_POINTS) -> int:
-    value = _integer(key, value, "a whole number of points")
+    value = _integer(key, value, POINTS)
     if value < 0:
-        raise UsageError(f"{key} must be 0 or more, not {value}")
+        raise UsageError(_("{key} must be 0 or more, not {given}").format(
+            key=key, given=figure(value)))
     if value > high:
-        raise UsageError(f"{key} must be at most {high:,}, not {value:,}")
+        raise UsageError(_("{key} must be at most {most}, not {given}").format(
+            key=key, most=number(high), given=number(value)))
     return value
 
 
@@ -209,18 +227,20 @@ def _read_target(key, value) -> int:
 
 def _read_floor(key, value) -> int:
     """0 or below, no lower than minus the largest target."""
-    value = _integer(key, value, "a whole number of points")
+    value = _integer(key, value, POINTS)
     if not -MAX_TARGET <= value <= 0:
-        raise UsageError(f"{key} must be 0 or below (at least {-MAX_TARGET:,}), not {value:,}")
+        raise UsageError(_("{key} must be 0 or below (at least {least}), not {given}").format(
+            key=key, least=number(-MAX_TARGET), given=number(value)))
     return value
 
 
 def _read_text(key, value) -> str:
     if not isinstance(value, str):
-        raise UsageError(f"{key} must be a string, not {_show(value)}")
+        raise UsageError(_("{key} must be a string, not {given}").format(
+            key=key, given=_show(value)))
     if any(unicodedata.category(c) == "Cc" for c in value):
-        raise UsageError(f"{key} must be one line of text, without control characters "
-                         f"(not {value!r:.60})")
+        raise UsageError(_("{key} must be one line of text, without control characters "
+                           "(not {given})").format(key=key, given=f"{value!r:.60}"))
     return value
 
 
@@ -229,15 +249,17 @@ def _read_name(key, value) -> str:
     name = _read_text(key, value)
     if (not name or len(name) > MAX_NAME or name.startswith(".")
             or not all(c.isalnum() or c in "-_." for c in name)):
-        raise UsageError(f"{key} must be letters, digits, '-', '_' and '.' (at most "
-                         f"{MAX_NAME}, not starting with '.'): it names the table file; "
-                         f"not {name!r:.80}")
+        raise UsageError(_("{key} must be letters, digits, '-', '_' and '.' (at most "
+                           "{most}, not starting with '.'): it names the table file; "
+                           "not {given}").format(key=key, most=MAX_NAME,
+                                                 given=f"{name!r:.80}"))
     return name
 
 
 def _read_bool(key, value) -> bool:
     if not isinstance(value, bool):
-        raise UsageError(f"{key} must be true or false, not {_show(value)}")
+        raise UsageError(_("{key} must be true or false, not {given}").format(
+            key=key, given=_show(value)))
     return value
 
 
@@ -246,8 +268,11 @@ def _integer_from(low: int, high: int | None = None):
     def read(key, value) -> int:
         value = _integer(key, value)
         if value < low or (high is not None and value > high):
-            bounds = f"{low} to {high}" if high is not None else f"{low} or more"
-            raise UsageError(f"{key} must be {bounds}, not {value}")
+            raise UsageError((_("{key} must be {low} to {high}, not {given}")
+                              if high is not None else
+                              _("{key} must be {low} or more, not {given}")).format(
+                key=key, low=figure(low), high=figure(high) if high is not None else "",
+                given=figure(value)))
         return value
     return read
 
@@ -259,8 +284,8 @@ _read_crosses = _integer_from(0, MAX_CROSSES)
 
 def _read_keep_rule(key, value) -> str:
     if value not in KEEP_RULES:
-        raise UsageError(f"{key} must be one of {', '.join(map(_show, KEEP_RULES))}, "
-                         f"not {_show(value)}")
+        raise UsageError(_("{key} must be one of {rules}, not {given}").format(
+            key=key, rules=", ".join(map(_show, KEEP_RULES)), given=_show(value)))
     return value
 
 
@@ -269,73 +294,95 @@ def _read_takeover_min(key, value) -> int | None:
     if value is False:
         return None
     if value is True:
-        raise UsageError(f"{key} must be a score or false (no take-over), not true")
+        raise UsageError(_("{key} must be a score or false (no take-over), not true").format(
+            key=key))
     return _non_negative(key, value)
 
 
 def _list(key: str, value, what: str) -> list:
+    """``value`` if a list, else a UsageError that it must be ``what`` (a
+    message, translated here)."""
     if not isinstance(value, list):
-        raise UsageError(f"{key} must be {what}, not {_show(value)}")
+        raise UsageError(_("{key} must be {what}, not {given}").format(
+            key=key, what=_(what).format(faces=FACES), given=_show(value)))
     return value
 
 
 def _read_scoring(key, value) -> list[list[int]]:
-    rows = _list(key, value, f"a list of {FACES} lists (faces 1 to {FACES})")
+    rows = _list(key, value, N_("a list of {faces} lists (faces 1 to {faces})"))
     if len(rows) != FACES:
-        raise UsageError(f"{key} must list {FACES} faces (1 to {FACES}), not {len(rows)}")
+        raise UsageError(_("{key} must list {faces} faces (1 to {faces}), not {given}").format(
+            key=key, faces=FACES, given=len(rows)))
     table = []
     for face, row in enumerate(rows, start=1):
-        where = f"{key} of face {face}"
-        row = _list(where, row, "a list of points for 1, 2, ... dice of that face")
+        where = _("{key} of face {face}").format(key=key, face=face)
+        row = _list(where, row, N_("a list of points for 1, 2, ... dice of that face"))
         table.append([_non_negative(f"{where}, {_dice(count)}", points)
                       for count, points in enumerate(row, start=1)])
     return table
 
 
-def _dice_with_points(key, value, name: str, part: str, example: str, valid, rule: str):
+STRAIGHT = {
+    "list": N_("a list of [faces, points]"),
+    "item": N_("{key}: each straight is [faces, points], e.g. [[1, 2, 3, 4, 5], 500], "
+               "not {given}"),
+    "numbers": N_("{key} faces"),
+    "rule": N_("{key}: the faces of a straight are distinct faces 1 to {faces}, not {given}"),
+    "worth": N_("{key}: the straight {given} must be worth some points"),
+}
+COMBINATION = {
+    "list": N_("a list of [shape, points]"),
+    "item": N_("{key}: each combination is [shape, points], e.g. [[2, 2, 2], 750] for three "
+               "pairs, not {given}"),
+    "numbers": N_("{key} shape"),
+    "rule": N_("{key}: a shape is the counts of distinct faces, largest first, each 1 or "
+               "more, e.g. [4, 2], not {given}"),
+    "worth": N_("{key}: the combination {given} must be worth some points"),
+}
+
+
+def _dice_with_points(key, value, says: dict, valid):
     """A list of ``[list of integers, points]`` (straights, combinations):
-    each list checked by ``valid`` (else ``rule`` says what it must be),
-    each worth some points."""
+    each list checked by ``valid``, each worth some points; ``says``: the
+    messages of each problem (:data:`STRAIGHT`, :data:`COMBINATION`)."""
     out = []
-    for item in _list(key, value, f"a list of [{part}, points]"):
+    for item in _list(key, value, says["list"]):
         if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], list):
-            raise UsageError(f"{key}: each {name} is [{part}, points], e.g. {example}, "
-                             f"not {_show(item)}")
-        numbers = [_integer(f"{key} {part}", number) for number in item[0]]
+            raise UsageError(_(says["item"]).format(key=key, given=_show(item)))
+        numbers = [_integer(_(says["numbers"]).format(key=key), n) for n in item[0]]
         if not numbers or not valid(numbers):
-            raise UsageError(f"{key}: {rule}, not {numbers}")
-        points = _non_negative(f"{key} points", item[1])
+            raise UsageError(_(says["rule"]).format(key=key, faces=FACES, given=numbers))
+        points = _non_negative(_("{key} points").format(key=key), item[1])
         if points == 0:
-            raise UsageError(f"{key}: the {name} {numbers} must be worth some points")
+            raise UsageError(_(says["worth"]).format(key=key, given=numbers))
         out.append([numbers, points])
     return out
 
 
 def _read_straights(key, value) -> list:
     return _dice_with_points(
-        key, value, "straight", "faces", "[[1, 2, 3, 4, 5], 500]",
-        lambda faces: all(1 <= f <= FACES for f in faces) and len(set(faces)) == len(faces),
-        f"the faces of a straight are distinct faces 1 to {FACES}")
+        key, value, STRAIGHT,
+        lambda faces: all(1 <= f <= FACES for f in faces) and len(set(faces)) == len(faces))
 
 
 def _read_combinations(key, value) -> list:
     return _dice_with_points(
-        key, value, "combination", "shape", "[[2, 2, 2], 750] for three pairs",
+        key, value, COMBINATION,
         lambda shape: (all(part >= 1 for part in shape) and len(shape) <= FACES
-                       and shape == sorted(shape, reverse=True)),
-        "a shape is the counts of distinct faces, largest first, each 1 or more, e.g. [4, 2]")
+                       and shape == sorted(shape, reverse=True)))
 
 
 def _read_instant_wins(key, value) -> list:
     wins = []
-    for item in _list(key, value, "a list of [face, count]"):
+    for item in _list(key, value, N_("a list of [face, count]")):
         if not isinstance(item, list) or len(item) != 2:
-            raise UsageError(f"{key}: each instant win is [face, count], e.g. [1, 5], "
-                             f"not {_show(item)}")
+            raise UsageError(_("{key}: each instant win is [face, count], e.g. [1, 5], "
+                               "not {given}").format(key=key, given=_show(item)))
         face, count = (_integer(key, x) for x in item)
         if not 1 <= face <= FACES or count < 1:
-            raise UsageError(f"{key}: [face, count] needs a face 1 to {FACES} and a count "
-                             f"of 1 or more, not {item}")
+            raise UsageError(_("{key}: [face, count] needs a face 1 to {faces} and a count "
+                               "of 1 or more, not {given}").format(key=key, faces=FACES,
+                                                                   given=item))
         wins.append([face, count])
     return wins
 
@@ -376,52 +423,61 @@ def _check_consistent(rules: Rules) -> None:
     for key in ("target", "entry", "last_turn_points", "min_bank"):
         value = getattr(rules, key)
         if value % unit:
-            raise UsageError(f"{key} {value} is not a multiple of the unit ({unit})")
+            raise UsageError(_("{key} {value} is not a multiple of the unit ({unit})").format(
+                key=key, value=figure(value), unit=figure(unit)))
     if rules.takeover_min is not None and rules.takeover_min % unit:
-        raise UsageError(f"takeover_min {rules.takeover_min} is not a multiple of the "
-                         f"unit ({unit})")
+        raise UsageError(_("{key} {value} is not a multiple of the unit ({unit})").format(
+            key="takeover_min", value=figure(rules.takeover_min), unit=figure(unit)))
     if rules.target <= 0:
-        raise UsageError(f"target must be above 0, not {rules.target}")
+        raise UsageError(_("target must be above 0, not {given}").format(
+            given=figure(rules.target)))
     if rules.entry >= rules.target:
-        raise UsageError(f"entry {rules.entry} must be below the target ({rules.target})")
+        raise UsageError(_("entry {entry} must be below the target ({target})").format(
+            entry=figure(rules.entry), target=figure(rules.target)))
     for face, row in enumerate(rules.scoring, start=1):
         if len(row) > dice:
-            raise UsageError(f"scoring of face {face} lists {len(row)} counts; a game of "
-                             f"{dice} dice has at most {dice}")
+            raise UsageError(_("scoring of face {face} lists {counts} counts; a game of "
+                               "{dice} dice has at most {dice}").format(
+                face=face, counts=len(row), dice=dice))
         for count, points in enumerate(row, start=1):
             if points % unit:
-                raise UsageError(f"scoring of face {face}, {_dice(count)}: {points} is not a "
-                                 f"multiple of the unit ({unit})")
+                raise UsageError(_("scoring of face {face}, {dice}: {points} is not a "
+                                   "multiple of the unit ({unit})").format(
+                    face=face, dice=_dice(count), points=figure(points), unit=figure(unit)))
     if not any(points > 0 for row in rules.scoring for points in row):
-        raise UsageError("scoring is empty: no face scores anything, so every roll "
-                         "would be a zero roll")
+        raise UsageError(_("scoring is empty: no face scores anything, so every roll "
+                           "would be a zero roll"))
     for faces, points in rules.straights:
         if len(faces) > dice:
-            raise UsageError(f"straights: {list(faces)} needs {len(faces)} dice; the game "
-                             f"has {dice}")
+            raise UsageError(_("straights: {faces} needs {count} dice; the game has "
+                               "{dice}").format(faces=list(faces), count=len(faces), dice=dice))
         if points % unit:
-            raise UsageError(f"straights: {points} points is not a multiple of the unit ({unit})")
+            raise UsageError(_("straights: {points} points is not a multiple of the unit "
+                               "({unit})").format(points=figure(points), unit=figure(unit)))
     for shape, points in rules.combinations:
         if sum(shape) > dice:
-            raise UsageError(f"combinations: {list(shape)} needs {sum(shape)} dice; the game "
-                             f"has {dice}")
+            raise UsageError(_("combinations: {shape} needs {count} dice; the game has "
+                               "{dice}").format(shape=list(shape), count=sum(shape), dice=dice))
         if points % unit:
-            raise UsageError(f"combinations: {points} points is not a multiple of the unit "
-                             f"({unit})")
+            raise UsageError(_("combinations: {points} points is not a multiple of the unit "
+                               "({unit})").format(points=figure(points), unit=figure(unit)))
     if rules.min_bank >= rules.target:
-        raise UsageError(f"min_bank {rules.min_bank} must be below the target ({rules.target})")
+        raise UsageError(_("min_bank {points} must be below the target ({target})").format(
+            points=figure(rules.min_bank), target=figure(rules.target)))
     for face, count in rules.instant_wins:
         if count > dice:
-            raise UsageError(f"instant_wins: {count} dice of face {face} cannot come from "
-                             f"one roll of {dice} dice")
+            raise UsageError(_("instant_wins: {count} dice of face {face} cannot come from "
+                               "one roll of {dice} dice").format(count=count, face=face,
+                                                                 dice=dice))
     if rules.last_turn_points and rules.crosses:
-        raise UsageError("last_turn_points and crosses together are not modelled; "
-                         "set one of them to 0")
+        raise UsageError(_("last_turn_points and crosses together are not modelled; "
+                           "set one of them to 0"))
     # A house game under a built-in name would share (and overwrite) that
     # game's table; an exact copy, possibly to another target, may share it.
     builtin = GAMES.get(rules.name)
     copy = builtin and dataclasses.replace(builtin, target=rules.target)
     if builtin is not None and copy != rules:
         changed = copy.first_difference(rules)
-        raise UsageError(f"name {rules.name!r} is a built-in game and these rules differ "
-                         f"from it (its {changed}); give the file a name of its own")
+        raise UsageError(_("name {name} is a built-in game and these rules differ from it "
+                           "(its {changed}); give the file a name of its own").format(
+            name=repr(rules.name), changed=changed))

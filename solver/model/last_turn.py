@@ -42,6 +42,7 @@ import numpy as np
 
 from solver.model.dice import keep_table
 from solver.model.errors import UsageError
+from solver.text import _
 
 CAP_CHANCE = 1e-8
 """One turn brings the totals past the target that a final-round turn DP
@@ -149,5 +150,5 @@ def past_target_units(rules) -> int:
         if len(below):
             return int(below[0])
         most *= 4
-    raise UsageError(f"{rules.name}: one turn can bring any number of points, so a final "
-                     f"round has no end")
+    raise UsageError(_("{game}: one turn can bring any number of points, so a final round "
+                       "has no end").format(game=rules.name))

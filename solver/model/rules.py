@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 
 from solver.model.errors import UsageError
+from solver.model.messages import figure, said
+from solver.text import N_, _
 
 KEEP_RULES = ("any", "all")
 
@@ -145,68 +147,75 @@ class Rules:
 
     def validate(self) -> None:
         if self.target % self.unit:
-            raise UsageError(
-                f"target {self.target} is not a multiple of {self.unit} points for {self.name}")
+            raise UsageError(_("target {target} is not a multiple of {unit} points for "
+                               "{game}").format(target=figure(self.target),
+                                                unit=figure(self.unit), game=self.name))
         if self.target <= self.entry or self.target <= 0:
-            raise UsageError(
-                f"target {self.target} must be above the entry threshold "
-                f"({self.entry}) of {self.name}")
+            raise UsageError(_("target {target} must be above the entry threshold ({entry}) "
+                               "of {game}").format(target=figure(self.target),
+                                                   entry=figure(self.entry), game=self.name))
         if self.last_turn_points and self.target <= self.last_turn_points:
-            raise UsageError(
-                f"target {self.target} must be above the {self.last_turn_points} points "
-                f"that {self.name} wants in the last turn")
+            raise UsageError(_("target {target} must be above the {points} points that {game} "
+                               "wants in the last turn").format(
+                target=figure(self.target), points=figure(self.last_turn_points),
+                game=self.name))
         if self.last_turn_points and self.crosses:
-            raise UsageError("a capped score and crosses together are not modelled")
+            raise UsageError(_("a capped score and crosses together are not modelled"))
         if self.no_score_bonus < 0 or self.no_score_bonus % self.unit:
-            raise UsageError(f"{self.name}: no_score_bonus must be a multiple of {self.unit} "
-                             f"points, 0 or more")
+            raise UsageError(_("{game}: no_score_bonus must be a multiple of {unit} points, "
+                               "0 or more").format(game=self.name, unit=figure(self.unit)))
         for values in self.scoring:
             if any(v % self.unit for v in values):
-                raise UsageError(f"{self.name}: a score is not a multiple of the unit")
+                raise UsageError(_("{game}: a score is not a multiple of the unit").format(
+                    game=self.name))
         if self.fall_penalty or self.floor:
             self._validate_penalty()
         if self.min_bank >= self.target:
-            raise UsageError(f"min_bank {self.min_bank} must be below the target "
-                             f"({self.target}) of {self.name}")
+            raise UsageError(_("min_bank {points} must be below the target ({target}) of "
+                               "{game}").format(points=figure(self.min_bank),
+                                                target=figure(self.target), game=self.name))
         if self.final_round and (self.exact_target or self.crosses or self.takeover_min
                                  is not None or self.last_turn_points):
-            raise UsageError(f"{self.name}: a final round with an exact target, crosses, a "
-                             f"take-over or a last-turn cap is not modelled")
+            raise UsageError(_("{game}: a final round with an exact target, crosses, a "
+                               "take-over or a last-turn cap is not modelled").format(
+                game=self.name))
         if self.keep_rule not in KEEP_RULES:
-            raise UsageError(f"{self.name}: keep_rule must be one of {', '.join(KEEP_RULES)}, "
-                             f"not {self.keep_rule!r}")
+            raise UsageError(_("{game}: keep_rule must be one of {rules}, not {given}").format(
+                game=self.name, rules=", ".join(KEEP_RULES), given=repr(self.keep_rule)))
 
     def _validate_penalty(self) -> None:
         """A penalty and a floor: what is modelled of them (docs/rules.md)."""
         if self.fall_penalty < 0 or self.fall_penalty % self.unit:
-            raise UsageError(f"{self.name}: fall_penalty must be a multiple of {self.unit} "
-                             f"points, 0 or more")
+            raise UsageError(_("{game}: fall_penalty must be a multiple of {unit} points, "
+                               "0 or more").format(game=self.name, unit=figure(self.unit)))
         if self.floor > 0 or self.floor % self.unit:
-            raise UsageError(f"{self.name}: floor must be a multiple of {self.unit} points, "
-                             f"0 or below")
+            raise UsageError(_("{game}: floor must be a multiple of {unit} points, "
+                               "0 or below").format(game=self.name, unit=figure(self.unit)))
         if self.fall_penalty and not self.crosses:
-            raise UsageError(f"{self.name}: a fall_penalty needs crosses (the zero turns in "
-                             f"a row that cost it)")
+            raise UsageError(_("{game}: a fall_penalty needs crosses (the zero turns in "
+                               "a row that cost it)").format(game=self.name))
         if self.floor and not self.fall_penalty:
-            raise UsageError(f"{self.name}: a floor only bounds the scores a fall_penalty "
-                             f"leaves")
+            raise UsageError(_("{game}: a floor only bounds the scores a fall_penalty "
+                               "leaves").format(game=self.name))
         # Scores below zero are modelled where nothing else reads "entered"
         # (a score above zero) or a previous score.
         if self.fall_penalty and (self.entry or self.takeover_min is not None
                                   or self.last_turn_points):
-            raise UsageError(f"{self.name}: a fall_penalty with an entry, a take-over or a "
-                             f"last-turn cap is not modelled")
+            raise UsageError(_("{game}: a fall_penalty with an entry, a take-over or a "
+                               "last-turn cap is not modelled").format(game=self.name))
 
     def first_difference(self, other: "Rules") -> str | None:
         """The first field in which ``other`` differs, as ``"field mine,
-        not theirs"`` (None if equal). Fields of play come before the name
-        and summary, which only label a game."""
+        not theirs"`` (None if equal), for a message in the reader's
+        language. Fields of play come before the name and summary, which
+        only label a game."""
         labels = ("name", "summary")
         names = [f.name for f in dataclasses.fields(self) if f.name not in labels]
         for name in (*names, *labels):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
-                return f"{name} {_short(mine)}, not {_short(theirs)}"
+                return _("{field} {mine}, not {theirs}").format(
+                    field=name, mine=_short(mine), theirs=_short(theirs))
         return None
 
     # --------------------------------------------------------------- output
@@ -224,8 +233,29 @@ class Rules:
 
     def describe(self) -> dict:
         """Every field, JSON-ready (``farkle variants --json``): the keys a
-        house-rules file uses."""
-        return json.loads(self.to_json())
+        house-rules file uses. The summary is English (JSON), shown in the
+        reader's language (:func:`shown_summary`, a :class:`Said`)."""
+        data = json.loads(self.to_json())
+        data["summary"] = said(shown_summary, self)
+        return data
+
+
+WITH = " with "
+"""Between a base game and its changes in a house file's summary
+(``cinq-mille with target 1500``: :mod:`solver.model.house_rules`)."""
+
+
+def shown_summary(rules: Rules) -> str:
+    """A game's summary as a person reads it (``farkle variants``): a
+    built-in game's in the reader's language, a house file's changes to
+    its base with the keys as the file writes them, a summary the file
+    gives as written. The stored summary stays English (tables keep it)."""
+    if any(rules.summary == game.summary for game in GAMES.values()):
+        return _(rules.summary)
+    base, with_, changes = rules.summary.partition(WITH)
+    if with_ and base in GAMES:
+        return _("{game} with {changes}").format(game=base, changes=changes)
+    return rules.summary
 
 
 def _short(value, width: int = 60) -> str:
@@ -248,8 +278,8 @@ def _scoring(ones, fives, others_of_face) -> tuple[tuple[int, ...], ...]:
 
 DIX_MILLE = Rules(
     name="dix-mille",
-    summary="5 dice, exactly 10,000, entry 350, every scoring die set aside, hot "
-            "dice forced, three crosses fall back a bank, take-over once entered",
+    summary=N_("5 dice, exactly 10,000, entry 350, every scoring die set aside, hot "
+            "dice forced, three crosses fall back a bank, take-over once entered"),
     dice=5, unit=50, target=10_000, exact_target=True, entry=350,
     scoring=_scoring((100, 200, 1000, 5000, 5000), (50, 100, 500, 5000, 5000),
                      lambda f: (0, 0, 100 * f, 1000 * f, 1000 * f)),
@@ -259,8 +289,8 @@ DIX_MILLE = Rules(
 
 QUINZE_MILLE = Rules(
     name="quinze-mille",
-    summary="6 dice, exactly 15,000, entry 500, every scoring die set aside, "
-            "hot dice forced, take-over from 5,000",
+    summary=N_("6 dice, exactly 15,000, entry 500, every scoring die set aside, "
+            "hot dice forced, take-over from 5,000"),
     dice=6, unit=50, target=15_000, exact_target=True, entry=500,
     scoring=_scoring((100, 200, 1000, 2000, 4000, 8000),
                      (50, 100, 500, 1000, 2000, 4000),
@@ -272,16 +302,16 @@ QUINZE_MILLE = Rules(
 # The two games as many tables play them: any scoring dice may be kept.
 DIX_MILLE_FREE_KEEP = dataclasses.replace(
     DIX_MILLE, name="dix-mille-free-keep", keep_rule="any",
-    summary="dix-mille where the player chooses which scoring dice to keep")
+    summary=N_("dix-mille where the player chooses which scoring dice to keep"))
 
 QUINZE_MILLE_FREE_KEEP = dataclasses.replace(
     QUINZE_MILLE, name="quinze-mille-free-keep", keep_rule="any",
-    summary="quinze-mille where the player chooses which scoring dice to keep")
+    summary=N_("quinze-mille where the player chooses which scoring dice to keep"))
 
 CINQ_MILLE = Rules(
     name="cinq-mille",
-    summary="5 dice, 5,000 or more, opening 750, hot dice optional, five 1s "
-            "in one roll win",
+    summary=N_("5 dice, 5,000 or more, opening 750, hot dice optional, five 1s "
+            "in one roll win"),
     dice=5, unit=50, target=5000, exact_target=False, entry=750,
     scoring=_scoring((100, 200, 1000, 1100, 0), (50, 100, 500, 550, 5000),
                      lambda f: (0, 0, 100 * f, 0, 0)),
@@ -291,21 +321,21 @@ CINQ_MILLE = Rules(
 
 CINQ_MILLE_EXACT = dataclasses.replace(
     CINQ_MILLE, name="cinq-mille-exact", exact_target=True,
-    summary="cinq-mille to exactly 5,000; a keep past it is a zero turn")
+    summary=N_("cinq-mille to exactly 5,000; a keep past it is a zero turn"))
 
 CINQ_MILLE_LAST1000 = dataclasses.replace(
     CINQ_MILLE, name="cinq-mille-last1000", last_turn_points=1000,
-    summary="cinq-mille where the last 1,000 points come in one turn "
-            "(banks short of the target stop at 4,000)")
+    summary=N_("cinq-mille where the last 1,000 points come in one turn "
+            "(banks short of the target stop at 4,000)"))
 
 CINQ_MILLE_10000 = dataclasses.replace(
     CINQ_MILLE, name="cinq-mille-10000", target=10_000,
-    summary="cinq-mille played to 10,000")
+    summary=N_("cinq-mille played to 10,000"))
 
 PIG = Rules(
     name="pig",
-    summary="reference game: one die, a 1 loses the turn, 2-6 score their "
-            "face, 100 or more wins",
+    summary=N_("reference game: one die, a 1 loses the turn, 2-6 score their "
+            "face, 100 or more wins"),
     dice=1, unit=1, target=100, exact_target=False, entry=0,
     scoring=_scoring((0,), (5,), lambda f: (f,)),
 )
@@ -314,8 +344,8 @@ PIG = Rules(
 # leaves open; docs/rules.md the readings taken).
 FARKLE_ACG2017 = Rules(
     name="farkle-acg2017",
-    summary="Farkle as Busche and Neller solved it (ACG 2017): 6 dice, 10,000 or more, "
-            "only 1s, 5s and three of a kind score, any scoring dice kept, hot dice optional",
+    summary=N_("Farkle as Busche and Neller solved it (ACG 2017): 6 dice, 10,000 or more, "
+            "only 1s, 5s and three of a kind score, any scoring dice kept, hot dice optional"),
     dice=6, unit=50, target=10_000, exact_target=False, entry=0,
     # Extra 1s and 5s beyond a triple score as singles; six of a face are
     # two triples; a fourth or fifth 2, 3, 4 or 6 scores nothing.
@@ -325,9 +355,9 @@ FARKLE_ACG2017 = Rules(
 
 FARKLE_CARDGAMES = Rules(
     name="farkle-cardgames",
-    summary="Farkle as cardgames.io plays it (and domsleee/farkle solved it): 6 dice, "
+    summary=N_("Farkle as cardgames.io plays it (and domsleee/farkle solved it): 6 dice, "
             "10,000 or more, four/five/six of a kind 1,000/2,000/3,000, three pairs "
-            "1,500, a run 2,500, hot dice optional",
+            "1,500, a run 2,500, hot dice optional"),
     dice=6, unit=50, target=10_000, exact_target=False, entry=0,
     # Four 1s are better read as a triple and a single (1,100) than as four
     # of a kind (1,000); four 5s are four of a kind.
@@ -340,9 +370,9 @@ FARKLE_CARDGAMES = Rules(
 
 FARKLE_FACEBOOK = Rules(
     name="farkle-facebook",
-    summary="Facebook Farkle as Busche solved it (2016), in a reading of secondary sources: "
+    summary=N_("Facebook Farkle as Busche solved it (2016), in a reading of secondary sources: "
             "6 dice, 10,000 or more, each die past three doubles, three pairs 750, a run "
-            "1,500, three zero turns in a row lose 500, scores down to -2,500",
+            "1,500, three zero turns in a row lose 500, scores down to -2,500"),
     dice=6, unit=50, target=10_000, exact_target=False, entry=0,
     # Four of a kind twice the triple (the sources), each die more doubling
     # again as in Zilch ("Farkle rules differ only slightly from the rules
@@ -356,9 +386,9 @@ FARKLE_FACEBOOK = Rules(
 
 ZILCH = Rules(
     name="zilch",
-    summary="Zilch as played at playr.co.uk and as Busche analysed it (2010): 6 dice, "
+    summary=N_("Zilch as played at playr.co.uk and as Busche analysed it (2010): 6 dice, "
             "each die past three doubles, three pairs and a run 1,500, six dice that score "
-            "nothing 500, every bank at least 300, three zilches in a row lose 500",
+            "nothing 500, every bank at least 300, three zilches in a row lose 500"),
     dice=6, unit=50, target=10_000, exact_target=False, entry=0,
     scoring=_scoring((100, 200, 1000, 2000, 4000, 8000), (50, 100, 500, 1000, 2000, 4000),
                      lambda f: (0, 0, 100 * f, 200 * f, 400 * f, 800 * f)),
@@ -374,10 +404,10 @@ ZILCH = Rules(
 
 FARKLE = Rules(
     name="farkle",
-    summary="Farkle from the common rule sheet: 6 dice, 500 in one turn to get on the "
+    summary=N_("Farkle from the common rule sheet: 6 dice, 500 in one turn to get on the "
             "board, four/five/six of a kind 1,000/2,000/3,000, a run, three pairs or four "
             "of a kind with a pair 1,500, two triplets 2,500; whoever reaches 10,000 gives "
-            "the other player one last turn to pass them",
+            "the other player one last turn to pass them"),
     dice=6, unit=50, target=10_000, exact_target=False, entry=500,
     # Three 1s are 300 on this sheet (three of a kind: 100 times the face);
     # four 1s are four of a kind (1,000).
@@ -399,8 +429,8 @@ def get_rules(name: str, target: int | None = None) -> Rules:
     try:
         rules = GAMES[name]
     except KeyError:
-        raise UsageError(
-            f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+        raise UsageError(_("unknown game {name}; known games: {games}").format(
+            name=repr(name), games=", ".join(GAMES))) from None
     if target is not None:
         rules = rules.with_target(target)
     return rules

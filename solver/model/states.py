@@ -43,8 +43,10 @@ import numpy as np
 
 from solver.model import turn_rules
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.model.turn_rules import TurnRules
+from solver.text import N_, _
 
 
 class Moves(NamedTuple):
@@ -272,9 +274,10 @@ def player_space(rules: Rules, memory: str = "model", fall_to=None) -> PlayerSpa
         return memory_space(rules)
     if memory == "model":
         if fall_to is None:
-            raise UsageError("the crosses model needs its fall estimates (fall_to)")
+            raise UsageError(_("the crosses model needs its fall estimates (fall_to)"))
         return model_space(rules, fall_to)
-    raise UsageError(f"unknown memory {memory!r}: use exact or model")
+    raise UsageError(_("unknown memory {memory}: use {memories}").format(
+        memory=repr(memory), memories=_("exact or model")))
 
 
 NO_CROSS, CROSSED, LAST_CROSS = 0, 1, 2
@@ -322,19 +325,74 @@ def check_turn(rules: Rules, turn: int, dice: int) -> None:
     """A UsageError where a turn total (points) and dice in hand cannot be
     a position inside a turn, whatever the scores."""
     if not 1 <= dice <= rules.dice:
-        raise UsageError(f"dice in hand must be 1 to {rules.dice} in {rules.name}, not {dice}")
+        raise UsageError(_("dice in hand must be 1 to {most} in {game}, not {given}").format(
+            most=rules.dice, game=rules.name, given=dice))
     if turn % rules.unit or turn < 0:
-        raise UsageError(f"turn total {turn} is not a non-negative multiple of {rules.unit}")
+        raise UsageError(_("turn total {turn} is not a non-negative multiple of {unit}").format(
+            turn=figure(turn), unit=figure(rules.unit)))
     if turn == 0 and dice != rules.dice:
-        raise UsageError(f"with a turn total of 0 the player holds all {rules.dice} dice")
+        raise UsageError(_("with a turn total of 0 the player holds all {dice} dice").format(
+            dice=rules.dice))
 
 
 def check_roll(roll, in_hand: int) -> None:
     """A UsageError where ``roll`` cannot be a throw of ``in_hand`` dice."""
     if len(roll) != in_hand:
-        raise UsageError(f"the roll has {len(roll)} dice but {in_hand} are in hand")
+        raise UsageError(_("the roll has {count} dice but {dice} are in hand").format(
+            count=len(roll), dice=in_hand))
     if any(d not in (1, 2, 3, 4, 5, 6) for d in roll):
-        raise UsageError("every die must be 1 to 6")
+        raise UsageError(_("every die must be 1 to 6"))
+
+
+SCORE, CROSSES, PREVIOUS = "score", "crosses", "previous"
+_WHOSE = {
+    ("my", SCORE): N_("my score {score}"),
+    ("opponent", SCORE): N_("opponent score {score}"),
+    ("opponent N", SCORE): N_("opponent {n} score {score}"),
+    ("player", SCORE): N_("player score {score}"),
+    (None, SCORE): N_("{who} score {score}"),
+    ("my", CROSSES): N_("my crosses"),
+    ("opponent", CROSSES): N_("opponent crosses"),
+    ("opponent N", CROSSES): N_("opponent {n} crosses"),
+    ("player", CROSSES): N_("player crosses"),
+    (None, CROSSES): N_("{who} crosses"),
+    ("my", PREVIOUS): N_("my previous score"),
+    ("opponent", PREVIOUS): N_("opponent previous score"),
+    ("opponent N", PREVIOUS): N_("opponent {n} previous score"),
+    ("player", PREVIOUS): N_("player previous score"),
+    (None, PREVIOUS): N_("{who} previous score"),
+}
+"""A line's score, crosses or previous score named in a message, by whose
+line it is: ``who`` is "my", "opponent", "opponent 2" (the advisor's
+opponents in seat order) or "player"."""
+
+
+def _whose(who: str, what: str, score: int | None = None) -> str:
+    """``my score 1500``, ``opponent 2 crosses``: :data:`_WHOSE` in the
+    reader's language."""
+    kind, n = who, ""
+    if who.startswith("opponent ") and who[9:].isdigit():
+        kind, n = "opponent N", who[9:]
+    template = _WHOSE.get((kind, what), _WHOSE[None, what])
+    return _(template).format(who=who, n=n, score=figure(score) if score is not None else "")
+
+
+def _bad_crosses(rules: Rules, line: Line, who: str) -> UsageError:
+    return UsageError(_("{crosses} must be 0 to {most}, not {given}").format(
+        crosses=_whose(who, CROSSES), most=rules.crosses - 1, given=line.crosses))
+
+
+def _cannot_occur(rules: Rules, who: str, score: int, line: Line | None = None,
+                  previous: int | None = None) -> UsageError:
+    """A line no play of ``rules`` reaches: its score (with its previous
+    score and crosses, where ``line`` is given)."""
+    if line is None:
+        return UsageError(_("{score} cannot occur in {game} (entry {entry})").format(
+            score=_whose(who, SCORE, score), game=rules.name, entry=figure(rules.entry)))
+    return UsageError(_("{score} with previous {previous} and {crosses} crosses cannot occur "
+                        "in {game}").format(score=_whose(who, SCORE, score),
+                                            previous=figure(previous) if previous is not None
+                                            else "None", crosses=line.crosses, game=rules.name))
 
 
 def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = None) -> None:
@@ -349,43 +407,49 @@ def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = No
     line = line if isinstance(line, Line) else Line(line)
     score, previous, unit = line.score, line.previous, rules.unit
     if score % unit:
-        raise UsageError(f"{who} score {score} is not a multiple of {unit}")
+        raise UsageError(_("{score} is not a multiple of {unit}").format(
+            score=_whose(who, SCORE, score), unit=figure(unit)))
     if not rules.floor <= score < rules.target:
-        raise UsageError(f"{who} score {score} must be at least {rules.floor} and below the "
-                         f"target {rules.target}")
+        raise UsageError(_("{score} must be at least {floor} and below the target "
+                           "{target}").format(score=_whose(who, SCORE, score),
+                                              floor=figure(rules.floor),
+                                              target=figure(rules.target)))
     first, target = first_bank_units(rules), rules.target_units
     s = score // unit
     if rules.fall_penalty:
         # Any score from the floor up: a penalty reaches below every bank.
         if previous is not None:
-            raise UsageError(f"{rules.name} keeps no previous score: a fall costs "
-                             f"{rules.fall_penalty} points")
+            raise UsageError(_("{game} keeps no previous score: a fall costs {points} "
+                               "points").format(game=rules.name,
+                                                points=figure(rules.fall_penalty)))
         if not 0 <= line.crosses < rules.crosses:
-            raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, "
-                             f"not {line.crosses}")
+            raise _bad_crosses(rules, line, who)
         return
     if not rules.crosses:
         if line.crosses or previous is not None:
-            raise UsageError(f"{rules.name} has no crosses and no previous score")
+            raise UsageError(_("{game} has no crosses and no previous score").format(
+                game=rules.name))
         # Every score from the first bank up is reached; a capped game's
         # banks stop at the cap (turn_rules.banked_score).
         cap = rules.score_cap_units
         cap = target - 1 if cap is None else cap
         if s and not min(first, cap) <= s <= cap:
-            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
-                             f"(entry {rules.entry})")
+            raise _cannot_occur(rules, who, score)
         return
     if not 0 <= line.crosses < rules.crosses:
-        raise UsageError(f"{who} crosses must be 0 to {rules.crosses - 1}, not {line.crosses}")
+        raise _bad_crosses(rules, line, who)
     last_cross = line.crosses == rules.crosses - 1
     if previous is None and score == 0:
         previous = 0
     if previous is None and (memory == "exact" or last_cross):
-        raise UsageError(f"{who} previous score (before the last bank) is needed here")
+        raise UsageError(_("{previous} (before the last bank) is needed here").format(
+            previous=_whose(who, PREVIOUS)))
     if previous is not None and (previous % unit or not 0 <= previous <= score
                                  or 0 < previous < rules.entry):
-        raise UsageError(f"{who} previous score {previous} is impossible with a score of "
-                         f"{score} (0, or from {rules.entry} up to the score)")
+        raise UsageError(_("{previous} {given} is impossible with a score of {score} (0, or "
+                           "from {entry} up to the score)").format(
+            previous=_whose(who, PREVIOUS), given=figure(previous), score=figure(score),
+            entry=figure(rules.entry)))
     # A bank of t units leads from p to p + t, t at least the minimum bank
     # (the first bank, from 0, at least the entry too). The exact memory
     # keeps the previous score: it is 0 or a score a bank leads to, and a
@@ -400,8 +464,7 @@ def check_line(rules: Rules, line: Line | int, who: str, memory: str | None = No
     if s and p is not None and memory == "exact":
         possible = possible and (p + step < target if p == s else p == 0 or s - p >= step)
     if not possible:
-        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
-                         f"crosses cannot occur in {rules.name}")
+        raise _cannot_occur(rules, who, score, line, previous)
 
 
 def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | None]:
@@ -416,8 +479,7 @@ def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | N
         try:
             return space.index_of_score(score // unit), None
         except KeyError:
-            raise UsageError(f"{who} score {score} cannot occur in {rules.name} "
-                             f"(entry {rules.entry})") from None
+            raise _cannot_occur(rules, who, score) from None
     crosses = line.crosses
     if rules.fall_penalty and score == rules.floor:
         crosses = 0                             # nothing left to lose: one line
@@ -427,8 +489,7 @@ def player_state(rules, space, line: Line | int, who: str) -> tuple[int, int | N
     try:
         state = space.find(score // unit, p_units, crosses)
     except KeyError:
-        raise UsageError(f"{who} score {score} with previous {previous} and {line.crosses} "
-                         f"crosses cannot occur in {rules.name}") from None
+        raise _cannot_occur(rules, who, score, line, previous) from None
     zero_to = None
     last_cross = line.crosses == rules.crosses - 1
     if space.memory == "model" and last_cross and p_units < score // unit:

@@ -80,6 +80,7 @@ from solver.play.records import (  # noqa: F401 (the game's records, imported fr
     Table,
     best_choice,
 )
+from solver.text import _, language, ngettext, number
 
 
 class Game:
@@ -143,16 +144,19 @@ class Game:
         if state.to_pass is not None and not (
                 self._reaches_mark(total) and may_bank(self.turn, score, total, state.in_hand)):
             if self._plays_last():
-                return f"the last turn ends by passing {state.to_pass} (or by equalling it)"
-            return f"a bank in the last turn reaches {state.to_pass} at least"
+                return _("the last turn ends by passing {score} (or by equalling it)").format(
+                    score=_points(state.to_pass))
+            return _("a bank in the last turn reaches {score} at least").format(
+                score=_points(state.to_pass))
         if may_bank(self.turn, score, total, state.in_hand):
             return None
         if total < self.turn.min_bank:
-            return f"no bank below {self.rules.min_bank} ({state.turn_total} set aside)"
+            return _("no bank below {least} ({points} set aside)").format(
+                least=_points(self.rules.min_bank), points=_points(state.turn_total))
         if not may_bank_total(self.turn, score, total):
-            return (f"no bank before the entry of {self.rules.entry} "
-                    f"({state.turn_total} set aside)")
-        return f"hot dice: all {self.rules.dice} dice must be rolled again"
+            return _("no bank before the entry of {entry} ({points} set aside)").format(
+                entry=_points(self.rules.entry), points=_points(state.turn_total))
+        return _("hot dice: all {n} dice must be rolled again").format(n=self.rules.dice)
 
     def advice(self) -> Advice | None:
         """Every choice of the decision now due, with its win probability
@@ -194,14 +198,15 @@ class Game:
         """The dice of the roll now due (thrown, or entered by hand)."""
         state = self.state
         if state.phase != ROLL:
-            raise PlayError("no roll is due now")
+            raise PlayError(_("no roll is due now"))
         dice = tuple(int(d) for d in dice)
         bad = [d for d in dice if not 1 <= d <= 6]
         if bad:
-            raise PlayError(f"a die shows 1 to 6, not {bad[0]}")
+            raise PlayError(_("a die shows 1 to 6, not {face}").format(face=bad[0]))
         if len(dice) != state.in_hand:
-            raise PlayError(f"{state.in_hand} dice are rolled: enter {state.in_hand}, "
-                            f"not {len(dice)}")
+            raise PlayError(ngettext("{n} dice are rolled: enter {n}, not {given}",
+                                     "{n} dice are rolled: enter {n}, not {given}",
+                                     state.in_hand).format(n=state.in_hand, given=len(dice)))
         self._save()
         return self._rolled(tuple(sorted(dice)))
 
@@ -210,16 +215,16 @@ class Game:
         keep at KEEP, ``bank``/``roll`` at BANK."""
         state = self.state
         if state.phase == TAKE and answer not in ("take", "fresh"):
-            raise PlayError("take over the offer (t) or roll fresh (f)")
+            raise PlayError(_("take over the offer (t) or roll fresh (f)"))
         if state.phase == BANK:
             if answer not in ("bank", "roll"):
-                raise PlayError("bank (b) or roll (r)")
+                raise PlayError(_("bank (b) or roll (r)"))
             if answer == "bank" and self.bank_refusal():
                 raise PlayError(self.bank_refusal())
         if state.phase == KEEP:
             answer = self._legal_keep(answer)
         if state.phase not in (TAKE, KEEP, BANK):
-            raise PlayError("nothing to choose now")
+            raise PlayError(_("nothing to choose now"))
         advice = self.advice()
         self._save()
         events = []
@@ -263,16 +268,18 @@ class Game:
         dice = tuple(sorted(int(d) for d in dice))
         bad = [d for d in dice if not 1 <= d <= 6]
         if bad:
-            raise PlayError(f"a die shows 1 to 6, not {bad[0]}")
+            raise PlayError(_("a die shows 1 to 6, not {face}").format(face=bad[0]))
         if not dice:
-            raise PlayError("keep at least one scoring die")
+            raise PlayError(_("keep at least one scoring die"))
         roll = self.state.roll
         if any(dice.count(face) > roll.count(face) for face in set(dice)):
-            raise PlayError(f"{_show(dice)} is not in the roll {_show(roll)}")
+            raise PlayError(_("{dice} is not in the roll {roll}").format(dice=_show(dice),
+                                                                        roll=_show(roll)))
         for keep in self.options():
             if keep.dice == dice:
                 return keep
-        raise PlayError(f"{_show(dice)} is not a keep: every kept die must score")
+        raise PlayError(_("{dice} is not a keep: every kept die must score").format(
+            dice=_show(dice)))
 
     def _decided(self, advice: Advice, answer) -> Event:
         state = self.state
@@ -424,3 +431,9 @@ class Game:
 
 def _show(dice) -> str:
     return " ".join(map(str, dice))
+
+
+def _points(value: int) -> str:
+    """Points in a message: ``10 000`` in French, ``10000`` in English (as
+    the game has always written them; :func:`solver.play.screen.points`)."""
+    return str(value) if language() == "en" else number(value)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from solver.advice.advisor import Advice, Choice
 from solver.model.errors import UsageError
+from solver.text import _
 
 TAKE, ROLL, KEEP, BANK, OVER = "take", "roll", "keep", "bank", "over"
 
@@ -141,7 +142,8 @@ class DecisionLog:
         try:
             self.path.write_text("")
         except OSError as error:
-            raise UsageError(f"cannot write the log {path}: {error.strerror}") from None
+            raise UsageError(_("cannot write the log {path}: {reason}").format(
+                path=path, reason=error.strerror)) from None
 
     def append(self, decision: Decision) -> None:
         with self.path.open("a") as out:

@@ -10,7 +10,10 @@ review so far.
 
 Answers: dice as digits (``1 1 5`` or ``115``), ``#N`` for line N of the
 keeps listed, ``b`` bank, ``r`` roll, ``t`` take over, ``f`` roll fresh,
-``u`` undo (coaching), ``?`` help, ``q`` quit.
+``u`` undo (coaching), ``?`` help, ``q`` quit; the French answers too, in
+either language (``m`` marquer, ``r`` relancer, ``p`` reprendre, ``z``
+repartir de zéro, ``a`` annuler, ``aide``, ``quitter``). What the screen
+shows: :mod:`solver.play.screen`.
 """
 
 from __future__ import annotations
@@ -24,26 +27,26 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.advice.advisor import Advisor, Choice
+from solver.advice.advisor import Advisor
 from solver.engine.solution_n import check_player_count
 from solver.model.errors import UsageError
 from solver.play.bots import make_bots
-from solver.play.game import (
-    BANK,
-    KEEP,
-    OVER,
-    ROLL,
-    TAKE,
-    Decision,
-    Event,
-    Game,
-    PlayError,
-    best_choice,
-)
-from solver.sim.policies import Policy, parse_policy
+from solver.play.game import BANK, OVER, ROLL, TAKE, Event, Game, PlayError
 
-HELP = ("answers: dice as digits (1 1 5), #N for a keep of the list, b bank, r roll, "
-        "t take over, f roll fresh, u undo (coaching), q quit")
+# HELP and points_given_up are imported from here too.
+from solver.play.screen import HELP, Screen, points_given_up  # noqa: F401
+from solver.sim.policies import Policy, parse_policy
+from solver.text import _
+
+# The answers, in English and in French (either is taken in either language).
+QUIT = ("q", "quit", "quitter")
+HELP_WORDS = ("?", "h", "help", "aide")
+UNDO = ("u", "undo", "a", "annuler")
+TAKE_WORDS = {"t": "take", "take": "take", "f": "fresh", "fresh": "fresh",
+              "p": "take", "prendre": "take", "reprendre": "take",
+              "z": "fresh", "zero": "fresh", "zéro": "fresh"}
+BANK_WORDS = {"b": "bank", "bank": "bank", "r": "roll", "roll": "roll",
+              "m": "bank", "marquer": "bank", "relancer": "roll"}
 
 
 class Quit(Exception):
@@ -64,17 +67,19 @@ class PlayOptions:
 def check_options(args, rules) -> PlayOptions:
     """The options of ``farkle play``, checked before any table is loaded."""
     if args.json:
-        raise UsageError("play is interactive and has no --json; --log FILE writes the decisions")
+        raise UsageError(_("play is interactive and has no --json; --log FILE writes the "
+                           "decisions"))
     check_player_count(args.players)
     if args.coach and (args.bots is not None or args.seat is not None):
-        raise UsageError("--coach is for a game between people: no --bots or --seat")
+        raise UsageError(_("--coach is for a game between people: no --bots or --seat"))
     seat = 1 if args.seat is None else args.seat
     if not 1 <= seat <= args.players:
-        raise UsageError(f"--seat must be 1 to {args.players}, not {seat}")
+        raise UsageError(_("--seat must be 1 to {most}, not {seat}").format(
+            most=args.players, seat=seat))
     bot = None if args.coach else parse_policy(args.bots or "optimal")
     seed = args.seed
     if seed is not None and seed < 0:
-        raise UsageError(f"--seed must be 0 or more, not {seed}")
+        raise UsageError(_("--seed must be 0 or more, not {seed}").format(seed=seed))
     if seed is None and not args.coach:
         # Shown at the start, so that the same dice can be played again.
         seed = int(np.random.SeedSequence().entropy % 1_000_000)
@@ -97,7 +102,7 @@ def play(advisor: Advisor, options: PlayOptions, read=input, write=print, width=
         _loop(game, screen, options.coach, read)
     except (KeyboardInterrupt, EOFError, Quit):
         write("")
-        write("game stopped")
+        write(_("game stopped"))
     screen.review()
     return 0
 
@@ -121,11 +126,11 @@ def _loop(game: Game, screen: "Screen", coach: bool, read) -> None:
             screen.events(events)
         # At a real table the last entry may have been a slip: it can still
         # be undone.
-        if not coach or read("game over; u undoes the last entry, Enter ends: ").strip() \
-                .lower() not in ("u", "undo"):
+        if not coach or read(_("game over; u undoes the last entry, Enter ends: ")).strip() \
+                .lower() not in UNDO:
             return
         game.undo()
-        screen.write("undone")
+        screen.write(_("undone"))
         shown_turn = None
 
 
@@ -160,17 +165,17 @@ def _ask(game: Game, screen: "Screen", coach: bool, read) -> list[Event] | None:
     while True:
         text = read(prompt).strip().lower()
         try:
-            if text in ("q", "quit"):
+            if text in QUIT:
                 raise Quit
-            if text in ("?", "h", "help"):
-                screen.write(HELP)
+            if text in HELP_WORDS:
+                screen.write(_(HELP))
                 continue
-            if text in ("u", "undo"):
+            if text in UNDO:
                 if not coach:
-                    raise PlayError("undo is for coaching a real game (--coach)")
+                    raise PlayError(_("undo is for coaching a real game (--coach)"))
                 if not game.undo():
-                    raise PlayError("nothing to undo")
-                screen.write("undone")
+                    raise PlayError(_("nothing to undo"))
+                screen.write(_("undone"))
                 return None
             return _answer(game, text)
         except PlayError as error:
@@ -182,23 +187,21 @@ def _answer(game: Game, text: str) -> list[Event]:
     if phase == ROLL:
         return game.enter_roll(parse_dice(text))
     if phase == TAKE:
-        words = {"t": "take", "take": "take", "f": "fresh", "fresh": "fresh"}
-        if text not in words:
-            raise PlayError("type t to take over or f to roll fresh")
-        return game.choose(words[text])
+        if text not in TAKE_WORDS:
+            raise PlayError(_("type t to take over or f to roll fresh"))
+        return game.choose(TAKE_WORDS[text])
     if phase == BANK:
-        words = {"b": "bank", "bank": "bank", "r": "roll", "roll": "roll"}
-        if text not in words:
+        if text not in BANK_WORDS:
             # What the player can do here: only roll where no bank is allowed.
             refusal = game.bank_refusal()
-            raise PlayError(f"type r to roll: {refusal}" if refusal
-                            else "type b to bank or r to roll")
-        return game.choose(words[text])
+            raise PlayError(_("type r to roll: {refusal}").format(refusal=refusal) if refusal
+                            else _("type b to bank or r to roll"))
+        return game.choose(BANK_WORDS[text])
     if text.startswith("#"):
         options = game.options()
         number = text[1:].strip()
         if not number.isdigit() or not 1 <= int(number) <= len(options):
-            raise PlayError(f"choose a keep from #1 to #{len(options)}")
+            raise PlayError(_("choose a keep from #1 to #{last}").format(last=len(options)))
         return game.choose(options[int(number) - 1].dice)
     return game.choose(parse_dice(text))
 
@@ -207,208 +210,9 @@ def parse_dice(text: str) -> list[int]:
     """Dice typed as digits, spaced or not (``1 1 5``, ``115``)."""
     tokens = text.replace(",", " ").split()
     if not tokens:
-        raise PlayError("type the dice as digits, e.g. 1 1 5")
+        raise PlayError(_("type the dice as digits, e.g. 1 1 5"))
     for token in tokens:
         if not token.isdigit():
-            raise PlayError(f"{token!r} is not a die: type the dice as digits, e.g. 1 1 5")
+            raise PlayError(_("{token} is not a die: type the dice as digits, e.g. 1 1 5")
+                            .format(token=repr(token)))
     return [int(c) for token in tokens for c in token]
-
-
-# ---------------------------------------------------------------- screen
-
-def percent(win: float) -> str:
-    return f"{100 * win:.2f}%"
-
-
-def points_given_up(cost: float) -> str:
-    """A cost in percentage points of win probability."""
-    if cost == 0 or 100 * cost >= 0.01:
-        return f"{100 * cost:.2f} pp"
-    return f"{100 * cost:.1e} pp"
-
-
-def describe(choice: Choice) -> str:
-    if choice.action == "keep":
-        then = {"bank": ", then bank", "roll": ", then roll", "win": ", wins",
-                "zero": ", overshoots"}.get(choice.then, "")
-        return f"keep {_dice(choice.keep)} ({choice.points}){then}"
-    return {"bank": "bank", "roll": "roll", "take": "take over", "fresh": "roll fresh"}[
-        choice.action]
-
-
-def _dice(dice) -> str:
-    return " ".join(map(str, dice))
-
-
-def _count(dice: int) -> str:
-    return "1 die" if dice == 1 else f"{dice} dice"
-
-
-class Screen:
-    """What the terminal shows of a game."""
-
-    def __init__(self, game: Game, options: PlayOptions, write):
-        self.game = game
-        self.rules = game.rules
-        self.coach = options.coach
-        self.write = write
-        if options.coach:
-            self.names = [f"player {seat + 1}" for seat in range(options.players)]
-        else:
-            # One bot is "the bot"; several are told apart by their seats.
-            bot = "the bot" if options.players == 2 else "bot {}"
-            self.names = ["you" if seat == options.seat
-                          else f"{bot.format(seat + 1)} ({options.bot})"
-                          for seat in range(options.players)]
-        self.people = [seat for seat in range(options.players) if not game.is_bot(seat)]
-        self.seed = options.seed
-
-    def title(self) -> None:
-        rules = self.rules
-        game = f"{rules.name} to {rules.target}"
-        if self.coach:
-            self.write(f"coaching {game}: type each roll's dice; u undoes the last entry")
-        else:
-            seats = ", ".join(f"seat {seat + 1} {name}" for seat, name in enumerate(self.names))
-            self.write(f"{game}, seed {self.seed}: {seats}")
-        self.write(HELP)
-
-    def sheet(self) -> None:
-        state = self.game.state
-        self.write("")
-        self.write(f"-- turn {state.turn_number}: {self.names[state.mover]} to play --")
-        width = max(len(name) for name in self.names)
-        for seat, line in enumerate(state.lines):
-            text = f"  {seat + 1} {self.names[seat]:<{width}}  {line.score:>6}"
-            if self.rules.crosses:
-                text += f"   crosses {'x' * line.crosses or '-':<{self.rules.crosses}}"
-            if self.rules.falls_back:
-                text += f"  previous {line.previous}"
-            self.write(text)
-        if state.offer is not None:
-            points, dice = state.offer
-            self.write(f"  on the table: {points} with {_count(dice)}, "
-                       f"for {self.names[state.mover]} to take over")
-
-    def question(self) -> str:
-        """Print what the question needs (the keeps, the turn, the advice
-        when coaching) and return its prompt."""
-        game, state = self.game, self.game.state
-        name = self.names[state.mover]
-        advice = game.advice() if self.coach else None
-        if state.phase == ROLL:
-            held = f" ({state.turn_total} set aside)" if state.turn_total else ""
-            return f"{name}: the {_count(state.in_hand)} rolled{held}? "
-        if state.phase == KEEP:
-            wins = {tuple(c.keep): c for c in advice.choices} if advice else {}
-            best = _best(advice)
-            for number, keep in enumerate(game.options(), 1):
-                text = f"  #{number:<2} {_dice(keep.dice):<12} {keep.points:>5}"
-                if keep.dice in wins:
-                    text += f"   {percent(wins[keep.dice].win):>7}"
-                    text += "  <- best" if best is wins[keep.dice] else ""
-                self.write(text)
-            return "keep (dice, or #N)? "
-        if state.phase == TAKE:
-            if advice:
-                self._advice(advice)
-            points, dice = state.offer
-            return f"take over {points} with {_count(dice)} (t) or roll fresh (f)? "
-        self.write(f"  turn total {state.turn_total}, {_count(state.in_hand)} in hand")
-        refusal = game.bank_refusal()
-        if refusal:
-            return f"{refusal}; roll (r)? "
-        if advice:
-            self._advice(advice)
-        return "bank (b) or roll (r)? "
-
-    def _advice(self, advice) -> None:
-        best = _best(advice)
-        others = [c for c in advice.choices if c is not best]
-        self.write(f"  best: {describe(best)} {percent(best.win)}"
-                   + "".join(f"; {describe(c)} {percent(c.win)}" for c in others))
-
-    def events(self, events: list[Event]) -> None:
-        for event in events:
-            line = self._event(event)
-            if line:
-                self.write(line)
-
-    def _event(self, event: Event) -> str | None:
-        name, rules = self.names[event.seat], self.rules
-        kind = event.kind
-
-        def does(verb):                     # "you roll", "player 2 rolls"
-            return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
-        if kind == "roll":
-            return f"{does('roll')} {_dice(event.dice)}"
-        if kind == "zero":
-            return "  no die scores: zero roll" + (f", {event.points} lost" if event.points
-                                                   else "")
-        if kind == "keep":
-            forced = ": forced" if event.forced else ""
-            return f"  {does('keep')} {_dice(event.dice)} ({event.points}){forced}"
-        if kind == "overshoot":
-            return f"  {event.points} more would pass {rules.target}: zero turn"
-        if kind == "win":
-            return does("win") + (f" with {event.score}" if event.score >= rules.target
-                                     else " at once")
-        if kind == "bank":
-            offered = f"; {_count(event.count)} left on the table" if event.count else ""
-            return f"  {does('bank')} {event.points}: {event.score}{offered}"
-        if kind == "cross":
-            return f"  {name}: cross {event.count}"
-        if kind == "fall":
-            cost = f"{rules.fall_penalty} points off" if rules.fall_penalty else "back"
-            return f"  {name}: {rules.crosses} crosses in a row, {cost} to {event.score}"
-        if kind == "take":
-            return f"  {does('take')} over {event.points} with {_count(event.count)}"
-        if kind == "fresh":
-            return f"  {does('roll')} fresh"
-        if kind == "tie":
-            return f"  {does('bank')} {event.points}: {event.score}, equal: the win is shared"
-        if kind == "shared":
-            return f"{' and '.join(self.names[seat] for seat in event.seats)} share the win " \
-                   f"at {event.score}"
-        if kind == "last-turn":
-            return f"{name} {'have' if name == 'you' else 'has'} one last turn to pass {event.score}"
-        if kind == "decision" and event.seat in self.people:
-            return self._verdict(event.decision)
-        return None
-
-    def _verdict(self, decision: Decision) -> str:
-        best = decision.best
-        if decision.cost == 0:
-            return f"  best: {describe(best)} {percent(best.win)}: your choice"
-        return (f"  best: {describe(best)} {percent(best.win)}; yours "
-                f"{percent(decision.chosen.win)}: you gave up {points_given_up(decision.cost)}")
-
-    def review(self) -> None:
-        game = self.game
-        if game.state.winner is None:
-            self.write("the win is shared" if game.phase == OVER else "no winner yet")
-        for seat in self.people:
-            review = game.review(seat)
-            decisions = "1 decision" if review.decisions == 1 else f"{review.decisions} decisions"
-            self.write(f"review, {self.names[seat]}: {decisions}, gave up "
-                       f"{points_given_up(review.given_up)} of winning in all")
-            if review.decisions and not review.costliest:
-                self.write("  every decision was the best")
-            for decision in review.costliest:
-                self.write(f"  {_situation(decision)}: {describe(decision.chosen)}; best "
-                           f"{describe(decision.best)}: {points_given_up(decision.cost)}")
-
-
-def _best(advice):
-    return best_choice(advice) if advice else None
-
-
-def _situation(decision: Decision) -> str:
-    position = decision.position
-    where = f"turn {decision.turn_number}"
-    if decision.kind == "take":
-        points, dice = position["offer"]
-        return f"{where}, offer of {points} with {_count(dice)}"
-    if decision.kind == "keep":
-        return f"{where}, roll {_dice(position['roll'])} with {position['turn']} set aside"
-    return f"{where}, {position['turn']} set aside with {_count(position['dice'])}"

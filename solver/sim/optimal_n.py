@@ -55,6 +55,7 @@ from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import Moves
 from solver.model.turn_rules import TurnRules
+from solver.text import _
 
 drop_stale_caches(__file__, turn_kernel_n.__file__)
 
@@ -271,7 +272,7 @@ def class_of_rolls(rules: Rules, dice) -> np.ndarray:
     out = np.zeros(len(dice.prob), dtype=np.int64)
     r = 0
     for n in range(1, D + 1):
-        for counts, _ in rolls(n):
+        for counts, _p in rolls(n):
             key = frozenset(("win",) if win else (units, used)
                             for units, used, win in distinct_outcomes(rules, counts))
             out[r] = classes[n, key]
@@ -324,7 +325,8 @@ def optimal_record(rules: Rules, solution, dice, players: int) -> OptimalN:
     if solution is None:
         return _stand_in(players, packed)
     if len(packed.keep_units) >= 2 ** 15:
-        raise UsageError(f"{rules.name} has too many keeps for the simulator's cache")
+        raise UsageError(_("{game} has too many keeps for the simulator's cache").format(
+            game=rules.name))
     # The turn DP's rows: every turn total a turn can hold (from the floor,
     # and with a final round past the target: TurnRules.rows).
     D, rows, N = rules.dice, TurnRules.of(rules).rows, players

@@ -77,6 +77,7 @@ from solver.model.rules import Rules
 from solver.model.states import cross_states
 from solver.model.turn_rules import TurnRules
 from solver.sim.dice import dice_tables
+from solver.text import _
 
 drop_stale_caches(__file__)
 
@@ -128,12 +129,14 @@ def parse_policy(text: str) -> Policy:
         try:
             points = int(value)
         except ValueError:
-            raise UsageError(f"policy {text!r}: the threshold must be a whole number of "
-                             f"points, as in threshold:300") from None
+            raise UsageError(_("policy {policy}: the threshold must be a whole number of "
+                               "points, as in threshold:300").format(policy=repr(text))) from None
         if points < 0:
-            raise UsageError(f"policy {text!r}: the threshold must not be negative")
+            raise UsageError(_("policy {policy}: the threshold must not be negative").format(
+                policy=repr(text)))
         return Policy("threshold", points)
-    raise UsageError(f"unknown policy {text!r}; known policies: {', '.join(POLICY_NAMES)}")
+    raise UsageError(_("unknown policy {policy}; known policies: {policies}").format(
+        policy=repr(text), policies=", ".join(POLICY_NAMES)))
 
 
 # ------------------------------------------------------ the expected policy

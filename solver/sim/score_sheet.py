@@ -53,9 +53,11 @@ from solver.model.compiled_rules import (
     offer,
 )
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.sim import dice
 from solver.sim.dice import _next
+from solver.text import _
 
 drop_stale_caches(__file__, dice.__file__)
 
@@ -113,13 +115,14 @@ class Games(NamedTuple):
         state = np.zeros(STATE_SIZE, dtype=np.int64)
         for seat, points in enumerate(start):
             if points % rules.unit or not rules.floor <= points < rules.target:
-                lowest = f" and not below the floor {rules.floor}" if rules.floor else ""
-                raise UsageError(f"start score {points} is not a score below the "
-                                 f"target{lowest}")
+                raise UsageError((_("start score {points} is not a score below the target and "
+                                    "not below the floor {floor}") if rules.floor else
+                                  _("start score {points} is not a score below the target"))
+                                 .format(points=figure(points), floor=figure(rules.floor)))
             state[START_A + seat] = points // rules.unit
         script = np.asarray(script if script is not None else [], dtype=np.int64)
         if np.any((script < 1) | (script > 6)):
-            raise UsageError("scripted dice must be 1 to 6")
+            raise UsageError(_("scripted dice must be 1 to 6"))
         first = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
         # A turn writes one entry at most (a bank or a fall), the start one.
         return cls(state, np.zeros((2, int(max_turns) + 2), dtype=np.int64),
@@ -248,7 +251,7 @@ def _fall(state, sheets, log, one_level, seat):
 def _penalty_cross(rules, state, sheets, log, seat, score):
     """A turn without a bank where crosses cost points: the cross, and at
     the K-th the fall to a new score written on the sheet."""
-    after, _, crosses = after_zero_turn(rules, score, -1, state[CROSS_A + seat])
+    after, _previous, crosses = after_zero_turn(rules, score, -1, state[CROSS_A + seat])
     state[CROSS_A + seat] = crosses
     if after != score:
         _write(state, sheets, seat, after)
@@ -265,7 +268,7 @@ def end_turn(rules, state, sheets, log, one_level, seat, outcome, turn_total, in
     state[OFFER_T] = 0
     state[OFFER_N] = 0
     if outcome == BANK:
-        new, _, crosses = after_bank(rules, score, turn_total)
+        new, _previous, crosses = after_bank(rules, score, turn_total)
         _write(state, sheets, seat, new)
         state[CROSS_A + seat] = crosses
         state[FALLEN_A + seat] = 0

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.model.turn_rules import TurnRules
 from solver.sim.dice import DiceTables, dice_tables
@@ -90,6 +91,7 @@ from solver.sim.score_sheet import (
     WINS_A,
     Games,
 )
+from solver.text import _, number
 
 OPTIMAL_CACHE_BYTES = 512 * 2 ** 20
 """Memory for the optimal policy's per-turn-start tables; when full the
@@ -106,9 +108,10 @@ def check_games_and_seed(games: int, seed: int | None) -> None:
     """A UsageError for a number of games outside 1 to MAX_GAMES, or a
     negative seed (numpy's seeds are 0 or more)."""
     if not 1 <= games <= MAX_GAMES:
-        raise UsageError(f"the number of games must be 1 to {MAX_GAMES:,}, not {games:,}")
+        raise UsageError(_("the number of games must be 1 to {most}, not {given}").format(
+            most=number(MAX_GAMES), given=number(games)))
     if seed is not None and seed < 0:
-        raise UsageError(f"the seed must be 0 or more, not {seed}")
+        raise UsageError(_("the seed must be 0 or more, not {given}").format(given=seed))
 
 
 # ------------------------------------------------------------------ driver
@@ -201,7 +204,7 @@ class _Machine:
         self.max_slots = 3
         if self.caches:
             if sum(c.key_span for c in self.caches) >= 2 ** 62:
-                raise UsageError("too many player states for the optimal policy's cache")
+                raise UsageError(_("too many player states for the optimal policy's cache"))
             self.max_slots = max(3, min(OPTIMAL_CACHE_BYTES // self.store.slot_bytes,
                                         2 + sum(c.most_keys for c in self.caches)))
             self.store.grow(min(self.max_slots, 2 + 256))
@@ -220,11 +223,14 @@ class _Machine:
                 continue
             table = tables[seat]
             if table is None:
-                raise UsageError(f"the {policy.kind} policy needs a solved table (a Solution "
-                                 f"of {rules.name} to {rules.target})")
+                raise UsageError(_("the {policy} policy needs a solved table (a Solution of "
+                                   "{game} to {target})").format(
+                    policy=policy.kind, game=rules.name, target=figure(rules.target)))
             if table.rules != rules:
-                raise UsageError(f"the table is for {table.rules.name} to "
-                                 f"{table.rules.target}, not {rules.name} to {rules.target}")
+                raise UsageError(_("the table is for {game} to {target}, not {wanted} to "
+                                   "{wanted_target}").format(
+                    game=table.rules.name, target=figure(table.rules.target),
+                    wanted=rules.name, wanted_target=figure(rules.target)))
             base = sum(c.key_span for c in caches)
             if policy.kind == "card":
                 from solver.cards.store import card_for
@@ -280,7 +286,7 @@ class _Machine:
                 raise RuntimeError("the simulator reached a score that the solved table "
                                    "does not hold: simulator and solver disagree")
             if status == SCRIPT_END:
-                raise UsageError("the scripted dice ran out in the middle of a turn")
+                raise UsageError(_("the scripted dice ran out in the middle of a turn"))
             raise RuntimeError(f"unexpected status {status}")
 
     def _make_room(self) -> None:
@@ -403,8 +409,8 @@ def match(rules: Rules, policy_x, policy_y, games: int, seed: int, solution=None
     per-game figures."""
     if baseline is not None and (baseline.winners is None or not baseline.common_dice
                                  or baseline.games != games or baseline.seed != seed):
-        raise UsageError("the baseline must be played with common_dice=True and "
-                         "keep_winners=True, on the same seed and number of games")
+        raise UsageError(_("the baseline must be played with common_dice=True and "
+                           "keep_winners=True, on the same seed and number of games"))
     kw = dict(seed=seed, common_dice=True, keep_winners=True, one_level=one_level,
               max_turns=max_turns, progress=progress)
     table_y = solution if solution_y is None else solution_y

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from solver.engine.solution_n import check_player_count
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.model.turn_rules import TurnRules
 from solver.sim.dice import dice_tables
@@ -49,6 +50,7 @@ from solver.sim.optimal_n import optimal_record
 from solver.sim.policies import Policy, TableStore, parse_policy
 from solver.sim.score_sheet import MAX_TURNS
 from solver.sim.simulate import check_games_and_seed, win_rate_and_se
+from solver.text import NBSP, _, language, ngettext
 
 BATCH = 1 << 12
 """Games per call of the compiled loop (a progress report after each)."""
@@ -138,25 +140,41 @@ class SimulationN:
     def describe(self) -> list[str]:
         """The result as lines of text: one per seat, with the table's
         prediction and the gap in standard errors."""
-        lines = [f"{self.rules} to {self.target}, {self.players} players, {self.games} games, "
-                 f"seed {self.seed}"]
+        lines = [_("{game} to {target}, {players} players, {games} games, seed {seed}").format(
+            game=self.rules, target=figure(self.target), players=self.players,
+            games=figure(self.games), seed=self.seed)]
         width = max(len(s) for s in self.seats)
         for seat, (policy, rate, se) in enumerate(zip(self.seats, self.win_rates, self.stderr)):
-            line = f"seat {seat + 1} ({policy}){'':<{width - len(policy)}}  wins " \
-                   f"{100 * rate:6.2f}% +- {100 * se:.2f}%"
+            line = _("seat {seat} ({policy}){pad}  wins {rate} +- {stderr}").format(
+                seat=seat + 1, policy=policy, pad=" " * (width - len(policy)),
+                rate=_percent(rate, 6), stderr=_percent(se))
             if self.predicted is not None:
                 predicted = self.predicted[seat]
                 gap = (rate - predicted) / se if se else 0.0
-                line += f"   table {100 * predicted:6.2f}% ({gap:+.1f} standard errors)"
+                line += _("   table {predicted} ({gap} standard errors)").format(
+                    predicted=_percent(predicted, 6), gap=_decimal(f"{gap:+.1f}"))
             lines.append(line)
-        lines.append("(+- one standard error)")
+        lines.append(_("(+- one standard error)"))
         if self.shared:
-            each = "half a win each" if self.players == 2 else \
-                "1/k of a win to each of the k who share one"
-            lines.append(f"{self.shared} games shared (a final round's tie), {each}")
+            lines.append((_("{shared} games shared (a final round's tie), half a win each")
+                          if self.players == 2 else
+                          _("{shared} games shared (a final round's tie), 1/k of a win to each "
+                            "of the k who share one")).format(shared=figure(self.shared)))
         if self.unfinished:
-            lines.append(f"{self.unfinished} games stopped at the turn cap and are not counted")
+            lines.append(_("{count} games stopped at the turn cap and are not counted").format(
+                count=figure(self.unfinished)))
         return lines
+
+
+def _decimal(text: str) -> str:
+    """A number written with a decimal point, with a decimal comma in French."""
+    return text.replace(".", ",") if language() == "fr" else text
+
+
+def _percent(fraction: float, width: int = 0) -> str:
+    """``52.10%`` (right-aligned in ``width``), ``52,10 %`` in French."""
+    text = _decimal(f"{100 * fraction:{width}.2f}")
+    return text + (NBSP + "%" if language() == "fr" else "%")
 
 
 def two_player_result(result, solution=None) -> SimulationN:
@@ -197,18 +215,20 @@ def seat_policies(players: int, seats: list[str] | None, a: str | None = None,
     when the two-player options ``--a``/``--b`` are to be used instead."""
     check_player_count(players)
     if seats and (a is not None or b is not None):
-        raise UsageError("--seat and --a/--b do not mix: give --seat once per seat "
-                         "(or --a and --b with two players)")
+        raise UsageError(_("--seat and --a/--b do not mix: give --seat once per seat (or --a "
+                           "and --b with two players)"))
     if not seats:
         if players != 2:
-            raise UsageError(f"with {players} players give --seat POLICY once per seat "
-                             f"({players} times, seat 1 first)")
+            raise UsageError(_("with {players} players give --seat POLICY once per seat "
+                               "({players} times, seat 1 first)").format(players=players))
         if a is None or b is None:
-            raise UsageError("give --a POLICY and --b POLICY (or --seat twice)")
+            raise UsageError(_("give --a POLICY and --b POLICY (or --seat twice)"))
         return None
     if len(seats) != players:
-        raise UsageError(f"--seat is given {len(seats)} time{'s' if len(seats) != 1 else ''} "
-                         f"for {players} players (once per seat, seat 1 first)")
+        raise UsageError(ngettext(
+            "--seat is given {count} time for {players} players (once per seat, seat 1 first)",
+            "--seat is given {count} times for {players} players (once per seat, seat 1 first)",
+            len(seats)).format(count=len(seats), players=players))
     policies = [parse_policy(text) for text in seats]
     check_card_seats(policies)
     return policies
@@ -219,20 +239,24 @@ def check_card_seats(policies: list[Policy]) -> None:
     compiled loop has no card of its own (its chance with N players is
     measured exactly: :func:`solver.cards.seat_value.card_seat_values_n`)."""
     if len(policies) > 2 and any(p.kind == "card" for p in policies):
-        raise UsageError("the card policy plays two-player games only (its chance with more "
-                         "players: farkle card GAME --players N)")
+        raise UsageError(_("the card policy plays two-player games only (its chance with more "
+                           "players: farkle card GAME --players N)"))
 
 
 def _check_table(rules: Rules, solution, players: int) -> None:
     from solver.engine.solution_n import MultiSolution
     if solution is None:
-        raise UsageError(f"the optimal policy needs a solved table of {rules.name} to "
-                         f"{rules.target} with {players} players")
+        raise UsageError(_("the optimal policy needs a solved table of {game} to {target} with "
+                           "{players} players").format(game=rules.name,
+                                                       target=figure(rules.target),
+                                                       players=players))
     if not isinstance(solution, MultiSolution) or solution.players != players:
-        raise UsageError(f"the table is not one of {players} players")
+        raise UsageError(_("the table is not one of {players} players").format(players=players))
     if solution.rules != rules:
-        raise UsageError(f"the table is for {solution.rules.name} to "
-                         f"{solution.rules.target}, not {rules.name} to {rules.target}")
+        raise UsageError(_("the table is for {game} to {target}, not {wanted} to "
+                           "{wanted_target}").format(
+            game=solution.rules.name, target=figure(solution.rules.target),
+            wanted=rules.name, wanted_target=figure(rules.target)))
 
 
 # ------------------------------------------------------------------ driver

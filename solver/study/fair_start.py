@@ -49,8 +49,10 @@ import numpy as np
 from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.last_turn import last_turn_chance
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, model_space, score_space
+from solver.text import _
 
 
 @dataclass(frozen=True)
@@ -76,15 +78,17 @@ class FairStart:
 
 def check(rules: Rules, fair: FairStart) -> None:
     if rules.final_round:
-        raise UsageError(f"{rules.name} has a final round: the second player's last turn is "
-                         f"already a rule of the game")
+        raise UsageError(_("{game} has a final round: the second player's last turn is already "
+                           "a rule of the game").format(game=rules.name))
     if fair.second_entry is not None:
         if fair.second_entry % rules.unit or not 0 <= fair.second_entry < rules.target:
-            raise UsageError(f"second entry {fair.second_entry} must be a multiple of "
-                             f"{rules.unit} below the target")
+            raise UsageError(_("second entry {entry} must be a multiple of {unit} below the "
+                               "target").format(entry=figure(fair.second_entry),
+                                                unit=figure(rules.unit)))
     if fair.first_bank_bonus % rules.unit or not 0 <= fair.first_bank_bonus < rules.target:
-        raise UsageError(f"first-bank bonus {fair.first_bank_bonus} must be a multiple of "
-                         f"{rules.unit} below the target")
+        raise UsageError(_("first-bank bonus {bonus} must be a multiple of {unit} below the "
+                           "target").format(bonus=figure(fair.first_bank_bonus),
+                                            unit=figure(rules.unit)))
 
 
 # ------------------------------------------------------------- the space

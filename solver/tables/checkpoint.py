@@ -43,6 +43,7 @@ from solver.engine.n_player import Setup, SweepState
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace
+from solver.text import _
 
 FORMAT = "farkle-solver N-player checkpoint"
 FORMAT_VERSION = 1
@@ -85,8 +86,9 @@ def identity(rules: Rules, space: PlayerSpace, players: int, tol: float,
 
 
 def _describe(ident: dict) -> str:
-    return (f"{ident.get('game')}, {ident.get('players')} players, tolerance "
-            f"{ident.get('tolerance')}, farkle-solver {ident.get('version')}")
+    return _("{game}, {players} players, tolerance {tolerance}, farkle-solver {version}").format(
+        game=ident.get("game"), players=ident.get("players"), tolerance=ident.get("tolerance"),
+        version=ident.get("version"))
 
 
 @dataclass
@@ -110,18 +112,20 @@ class Checkpoint:
         if not folder.exists():
             return None
         if not folder.is_dir():
-            raise UsageError(f"the checkpoint {folder} is not a directory: remove it or "
-                             f"choose another --out")
+            raise UsageError(_("the checkpoint {folder} is not a directory: remove it or "
+                               "choose another --out").format(folder=folder))
         try:
             record = json.loads((folder / PROGRESS).read_text())
             if record.get("format") != FORMAT:
-                raise ValueError("not a checkpoint of this program")
+                raise ValueError(_("not a checkpoint of this program"))
         except (OSError, ValueError, AttributeError) as error:
             raise _damaged(folder, f"{PROGRESS}: {_reason(error)}") from None
         if record.get("format_version") != FORMAT_VERSION or record.get("identity") != ident:
             theirs = record.get("identity") if isinstance(record.get("identity"), dict) else {}
-            raise UsageError(f"the checkpoint {folder} is of another solve ({_describe(theirs)}; "
-                             f"this one: {_describe(ident)}): remove it or choose another --out")
+            raise UsageError(_("the checkpoint {folder} is of another solve ({theirs}; this "
+                               "one: {ours}): remove it or choose another --out").format(
+                                   folder=folder, theirs=_describe(theirs),
+                                   ours=_describe(ident)))
         try:
             state = record["state"]
             SweepState(**state)
@@ -129,7 +133,7 @@ class Checkpoint:
             list(record["equilibria"])
             reach = np.load(folder / "reach.npy")
             if _sha256(reach) != record["reach_sha256"]:
-                raise ValueError("reach.npy does not match its checksum")
+                raise ValueError(_("reach.npy does not match its checksum"))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise _damaged(folder, _reason(error)) from None
         return cls(folder, record, reach)
@@ -156,8 +160,8 @@ class Checkpoint:
             os.replace(partial, folder)
         except OSError as error:
             shutil.rmtree(partial, ignore_errors=True)
-            raise UsageError(f"cannot write the checkpoint {folder}: "
-                             f"{error.strerror or error}") from None
+            raise UsageError(_("cannot write the checkpoint {folder}: {why}").format(
+                folder=folder, why=error.strerror or error)) from None
         store = cls(folder, record, setup.reach)
         store.attach(setup)
         return store
@@ -171,14 +175,16 @@ class Checkpoint:
             for start in range(0, len(self.V), CHECK_ROWS):
                 rows = self.V[start:start + CHECK_ROWS]
                 if not np.all((rows >= 0.0) & (rows <= 1.0)):
-                    raise ValueError("V.npy holds values outside [0, 1]")
+                    raise ValueError(_("V.npy holds values outside [0, 1]"))
             if self.reach.ndim != 3 or self.reach.dtype != np.float64:
-                raise ValueError(f"reach.npy has the shape {self.reach.shape}")
+                raise ValueError(_("reach.npy has the shape {shape}").format(
+                    shape=self.reach.shape))
             state = self.state
             if not (all(isinstance(v, int) and v >= 0 for v in (
                     state.sweeps, state.level, state.total_passes, state.rows_run))
                     and state.level <= setup.levels):
-                raise ValueError(f"{PROGRESS}: no such level {state.level}")
+                raise ValueError(_("{file}: no such level {level}").format(
+                    file=PROGRESS, level=state.level))
             self._undo_half_written(setup)
         except (OSError, ValueError) as error:
             self.close()
@@ -187,8 +193,8 @@ class Checkpoint:
     def _open(self, name: str, shape: tuple) -> np.ndarray:
         array = np.load(self.folder / name, mmap_mode="r+")
         if array.shape != tuple(shape) or array.dtype != np.float64:
-            raise ValueError(f"{name} has the shape {array.shape} ({array.dtype}), "
-                             f"not {tuple(shape)}")
+            raise ValueError(_("{file} has the shape {shape} ({dtype}), not {wanted}").format(
+                file=name, shape=array.shape, dtype=array.dtype, wanted=tuple(shape)))
         return array
 
     # ----------------------------------------------------------- state
@@ -243,9 +249,10 @@ class Checkpoint:
         for undo in sorted(self.folder.glob("undo-*")):
             if undo.name == self._undo_name(*nxt).name:
                 values = np.load(undo)
-                nodes = setup.block_nodes(*setup.level_blocks(nxt[1]))
+                nodes = setup.level(nxt[1]).nodes()
                 if values.shape != (len(nodes), setup.players):
-                    raise ValueError(f"{undo.name} has the shape {values.shape}")
+                    raise ValueError(_("{file} has the shape {shape}").format(
+                        file=undo.name, shape=values.shape))
                 self.V[nodes] = values
                 self.V.flush()
             undo.unlink()
@@ -299,8 +306,8 @@ def _alive(pid: int) -> bool:
 
 
 def _damaged(folder: Path, reason: str) -> UsageError:
-    return UsageError(f"the checkpoint {folder} is damaged ({reason}): remove it to solve "
-                      f"from the start")
+    return UsageError(_("the checkpoint {folder} is damaged ({reason}): remove it to solve "
+                        "from the start").format(folder=folder, reason=reason))
 
 
 def _reason(error: Exception) -> str:
@@ -308,5 +315,5 @@ def _reason(error: Exception) -> str:
         name = Path(error.filename).name if error.filename else ""
         return f"{name}: {error.strerror}" if name else error.strerror
     if isinstance(error, KeyError):
-        return f"{error.args[0]} missing"
+        return _("{name} missing").format(name=error.args[0])
     return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -1,16 +1,21 @@
-"""The N-player solve on a Dask cluster (issue 70, "Beyond one machine",
-its first stage): ``farkle solve GAME --players N --cluster ADDRESS``.
+"""The N-player solve on a Dask cluster (issue 70, "Beyond one machine"):
+``farkle solve GAME --players N --cluster ADDRESS``; this module is the
+client, :mod:`solver.tables.cluster_tasks` the tasks.
 
 The sweeps are :func:`solver.engine.n_player.run_sweeps`'s, the loop the
-single-process solve runs; only the blocks of a level are solved elsewhere.
-A level's blocks are cut into chunks of about equal work, a Dask task each
-(:func:`solve_chunk`): the task maps the checkpoint's values copy-on-write
-(:mod:`solver.tables.checkpoint`), runs the same compiled kernel
-(:meth:`solver.engine.n_player.Setup.solve_blocks`) on its blocks, and
-returns its blocks' values, their take-over rows and the passes each block
-took. The client, the one writer, writes them into its read-write map,
-settles the blocks that cycle (:func:`solver.engine.equilibrium.settle_block`,
-as the single-process solve does), flushes, and records the level done.
+single-process solve runs; only the blocks of a level are solved
+elsewhere. A level's blocks are cut into chunks of about equal work, a
+Dask task each (:func:`solver.tables.cluster_tasks.solve_chunk`): the task
+maps the checkpoint's values copy-on-write (:mod:`solver.tables.checkpoint`),
+runs the same compiled kernel (:meth:`solver.engine.n_player.Setup.solve_blocks`)
+on its blocks, and returns its blocks' values, their take-over rows and
+the passes each block took. The client, the one writer, writes them into
+its read-write map; then the blocks that cycle are settled as tasks too
+(:func:`solver.tables.cluster_tasks.settle_chunk`, by
+:func:`solver.engine.n_player.settle_blocks`, as the single-process solve
+settles them) from the level's values flushed; the client writes their
+values, merges their mixed decisions in block order, flushes, and
+records the level done.
 
 Why the bits are the same: a block reads only the values of higher levels,
 its own nodes' and (with falls) lower levels' of the previous sweep, and
@@ -43,7 +48,6 @@ import itertools
 import logging
 import os
 import re
-import resource
 import signal
 import threading
 import time
@@ -52,13 +56,15 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine.n_player import Setup, cycling_blocks, run_sweeps, sweep_stats
+from solver.engine.n_player import Level, Setup, run_sweeps, sweep_stats
 from solver.engine.solution_n import MultiSolution
 from solver.engine.turn_kernel_n import MultiValues
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
 from solver.tables.checkpoint import Checkpoint, identity
+from solver.tables.cluster_tasks import peak_bytes, reset_peak, settle_chunk, solve_chunk
+from solver.text import _, number
 
 LOCAL = "local:"
 CONNECT_SECONDS = 5
@@ -77,6 +83,11 @@ MIN_WORKER_MEMORY = 100 * 10**6
 """Below this a worker cannot even start (Python, numpy, numba, Dask)."""
 
 
+class LostLevel(UsageError):
+    """The cluster lost a level's tasks (workers stopped): the checkpoint
+    is kept."""
+
+
 class Stopped(Exception):
     """The solve stopped after the levels it was asked to solve
     (``stop_after_levels``, for tests); the checkpoint holds them."""
@@ -88,12 +99,12 @@ def parse_cluster(text: str) -> tuple[str, int | str]:
     if text.startswith(LOCAL):
         count = text[len(LOCAL):]
         if not count.isdigit() or int(count) < 1:
-            raise UsageError(f"--cluster local:W takes a number of workers of 1 or more, "
-                             f"not {text!r}")
+            raise UsageError(_("--cluster local:W takes a number of workers of 1 or more, "
+                               "not {value}").format(value=repr(text)))
         return "local", int(count)
     if not text or any(c.isspace() for c in text) or ":" not in text:
-        raise UsageError(f"--cluster takes local:W or a Dask scheduler's address "
-                         f"(tcp://HOST:PORT), not {text!r}")
+        raise UsageError(_("--cluster takes local:W or a Dask scheduler's address "
+                           "(tcp://HOST:PORT), not {value}").format(value=repr(text)))
     return "address", text
 
 
@@ -104,11 +115,13 @@ def parse_memory(text: str) -> int:
     found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([a-zA-Z]*)\s*", str(text))
     unit = found and found.group(2).lower()
     if not found or unit not in UNITS:
-        raise UsageError(f"--worker-memory takes a size such as 4GB or 1.5GiB, not {text!r}")
+        raise UsageError(_("--worker-memory takes a size such as 4GB or 1.5GiB, not {value}")
+                         .format(value=repr(text)))
     size = int(float(found.group(1)) * UNITS[unit])
     if size < MIN_WORKER_MEMORY:
-        raise UsageError(f"--worker-memory {text} is too small: a worker needs "
-                         f"{MIN_WORKER_MEMORY // 10**6} MB or more before any work")
+        raise UsageError(_("--worker-memory {value} is too small: a worker needs "
+                           "{least} MB or more before any work").format(
+                               value=text, least=number(MIN_WORKER_MEMORY // 10**6)))
     return size
 
 
@@ -119,103 +132,23 @@ def check_cluster(cluster: str | None, players: int, worker_memory: str | None =
     their own ``--memory-limit``)."""
     if worker_memory is not None:
         if cluster is None or parse_cluster(cluster)[0] != "local":
-            raise UsageError("--worker-memory goes with --cluster local:W; the workers of a "
-                             "running scheduler are bounded by their own --memory-limit")
+            raise UsageError(_("--worker-memory goes with --cluster local:W; the workers of a "
+                               "running scheduler are bounded by their own --memory-limit"))
         parse_memory(worker_memory)
     if cluster is None:
         return
     parse_cluster(cluster)
     if players < 3:
-        raise UsageError("--cluster is for the N-player solve: --players 3 or more")
-
-
-# ------------------------------------------------------------ memory peaks
-
-def reset_peak() -> None:
-    """Start this process's peak resident memory afresh from what it holds
-    now (Linux: ``/proc/self/clear_refs``); elsewhere the peak stays the
-    process's whole life's."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-
-
-def peak_bytes() -> int:
-    """This process's peak resident memory since :func:`reset_peak` (Linux's
-    VmHWM; elsewhere ``getrusage``'s, since it started). Mapped pages of
-    the checkpoint count while they are resident."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if os.uname().sysname == "Darwin" else peak * 1024
-
-
-# ------------------------------------------------------------------ a task
-
-_WORKER_SETUP: dict = {}
-
-
-def _worker_setup(spec, folder: str) -> Setup:
-    """The setup of ``spec``'s solve in this worker process, built once
-    (the final round's values read from the checkpoint, not recomputed)."""
-    rules, players, space, space_digest = spec
-    key = (folder, rules, players, space_digest)
-    if key not in _WORKER_SETUP:
-        _WORKER_SETUP.clear()
-        reach = np.load(Path(folder) / "reach.npy")
-        _WORKER_SETUP[key] = Setup.of(rules, players, space, reach=reach)
-    return _WORKER_SETUP[key]
-
-
-def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
-    """The take-over rows of ``nodes`` that have one
-    (:func:`solver.engine.turn_kernel_n.take_index`, in numpy)."""
-    seats, moves = setup.seats, setup.moves
-    row = moves.take_row[nodes // seats.lead]
-    slot = moves.bank_slot[nodes % seats.P]
-    middle = (nodes // seats.P) % seats.middle if seats.players > 2 else 0
-    index = (row * seats.middle + middle) * seats.banked_states + slot
-    return index[(row >= 0) & (slot >= 0)]
-
-
-def solve_chunk(spec, folder: str, c0: int, c1: int, first_sweep: bool):
-    """A task: blocks ``c0 <= b < c1`` of one level against the checkpoint's
-    values, mapped copy-on-write. Returns ``(values of the blocks' nodes,
-    their take-over rows, those rows' values, passes, changes, meta)``,
-    ``meta`` this worker's pid, the task's peak resident memory (the
-    worker's setup, built once, included) and its seconds."""
-    import numba
-    numba.set_num_threads(1)        # one thread a worker: Dask gives the parallelism
-    started = time.perf_counter()
-    reset_peak()
-    setup = _worker_setup(spec, folder)
-    V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
-    take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
-    n_blocks = len(setup.blocks.block_start) - 1
-    passes, changes = np.zeros(n_blocks, dtype=np.int64), np.zeros(n_blocks)
-    setup.solve_blocks(MultiValues(V, take, setup.reach), c0, c1, first_sweep, passes, changes)
-    nodes = setup.block_nodes(c0, c1)
-    rows = take_rows_of(setup, nodes)
-    result = V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
-    del V, take                     # the maps go with the task
-    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
-    return (*result, meta)
+        raise UsageError(_("--cluster is for the N-player solve: --players 3 or more"))
 
 
 # --------------------------------------------------------------- the client
 
-def chunks(setup: Setup, b0: int, b1: int, pieces: int) -> list[tuple[int, int]]:
-    """Blocks ``b0 <= b < b1`` cut into at most ``pieces`` runs of about
-    equal work (DP rows)."""
+def chunks(level: Level, b0: int, b1: int, pieces: int) -> list[tuple[int, int]]:
+    """Blocks ``b0 <= b < b1`` of ``level`` cut into at most ``pieces`` runs
+    of about equal work (DP rows)."""
     pieces = max(1, min(pieces, b1 - b0))
-    work = np.cumsum(setup.block_rows[b0:b1])
+    work = np.cumsum(level.rows[b0:b1])
     cuts = np.searchsorted(work, work[-1] * np.arange(1, pieces) / pieces, side="right")
     bounds = np.unique(np.concatenate([[0], cuts, [b1 - b0]])) + b0
     return [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
@@ -242,7 +175,8 @@ def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: 
     limit, the client's peak, the seconds in tasks (summed over workers),
     in levels (tasks out until recorded) and the client's own (writing a
     level's values and recording it), and the blocks whose best responses
-    cycle (settled here, in the client, one after the other).
+    cycle (``cycling_blocks``), settled by ``settle_tasks`` tasks in
+    ``settle_seconds``.
 
     The values the solution holds are the checkpoint's files mapped
     (copy-on-write), not a copy: the client never holds them twice, and
@@ -263,17 +197,19 @@ def solve_players_cluster(rules: Rules, players: int, cluster: str, checkpoint: 
         with _connect(where, worker_memory) as client:
             link = _dashboard(client, where[0] == "local")
             if link and say is not None:
-                say(f"the Dask dashboard: {link}")
+                say(_("the Dask dashboard: {link}").format(link=link))
             if store is None:
                 store = Checkpoint.create(checkpoint, ident, setup)
             try:
                 solution, state, done = _run(setup, store, client, rules, tol, max_sweeps,
                                              progress, stop_after_levels)
-            except UsageError as error:
-                if worker_memory and str(error).startswith("the cluster lost"):
-                    raise UsageError(f"{error}; a worker is stopped past 95% of its "
-                                     f"--worker-memory ({worker_memory / 1e9:.2f} GB): give "
-                                     f"it more if that is what stopped them") from None
+            except LostLevel as error:
+                if worker_memory:
+                    raise UsageError(_("{error}; a worker is stopped past 95% of its "
+                                       "--worker-memory ({size} GB): give it more if that is "
+                                       "what stopped them").format(
+                                           error=error, size=number(worker_memory / 1e9, 2))
+                                     ) from None
                 raise
             done["workers"] = len(client.nthreads())
             pids = client.run(os.getpid)
@@ -302,31 +238,32 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
     done = {"tasks": 0, "levels_solved": 0,
             "resumed_at": [state.sweeps, state.level] if state.sweeps else None,
             "worker_peak_bytes": {}, "task_seconds": 0.0, "level_seconds": 0.0,
-            "client_seconds": 0.0, "cycling_blocks": 0}
+            "client_seconds": 0.0, "cycling_blocks": 0, "settle_tasks": 0,
+            "settle_seconds": 0.0}
     peaks = done["worker_peak_bytes"]
     values = MultiValues(solution.V, solution.take_values, setup.reach)
-    n_blocks = len(setup.blocks.block_start) - 1
     # Compile (or load) the kernel here before any task: the workers then
     # find it in numba's cache and never compile it side by side.
-    setup.solve_blocks(values, 0, 0, True, np.zeros(n_blocks, dtype=np.int64),
-                       np.zeros(n_blocks))
+    top = setup.level(0)
+    setup.solve_blocks(values, top, 0, 0, True, np.zeros(top.count, dtype=np.int64),
+                       np.zeros(top.count))
     spec = (rules, setup.players, setup.space, store.record["identity"]["space"])
     folder = str(store.folder.resolve())
     slots = max(1, sum(client.nthreads().values()))
 
-    def solve_blocks(b0, b1, first_sweep, passes, changes):
+    def solve_blocks(level, b0, b1, first_sweep, passes, changes):
         level_started = time.perf_counter()
-        futures = [client.submit(solve_chunk, spec, folder, c0, c1, first_sweep,
+        futures = [client.submit(solve_chunk, spec, folder, level.j, c0, c1, first_sweep,
                                  pure=False, retries=1)
-                   for c0, c1 in chunks(setup, b0, b1, CHUNKS_PER_WORKER * slots)]
+                   for c0, c1 in chunks(level, b0, b1, CHUNKS_PER_WORKER * slots)]
         results = _gather(client, futures, state)
         gathered = time.perf_counter()
         done["tasks"] += len(futures)
-        store.save_undo(state.sweeps, state.level, store.V[setup.block_nodes(b0, b1)])
+        store.save_undo(state.sweeps, state.level, store.V[level.nodes(b0, b1)])
         c0 = b0
         for node_values, rows, take_rows, chunk_passes, chunk_changes, meta in results:
             c1 = c0 + len(chunk_passes)
-            store.V[setup.block_nodes(c0, c1)] = node_values
+            store.V[level.nodes(c0, c1)] = node_values
             store.take_values[rows] = take_rows
             passes[c0:c1], changes[c0:c1] = chunk_passes, chunk_changes
             c0 = c1
@@ -334,8 +271,35 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
             peaks[worker] = max(peaks.get(worker, 0), meta["peak"])
             done["task_seconds"] += meta["seconds"]
         done["level_seconds"] += time.perf_counter() - level_started
-        # settled next by run_sweeps, in this process
-        done["cycling_blocks"] += len(cycling_blocks(changes, b0, b1))
+        done["client_seconds"] += time.perf_counter() - gathered
+
+    def settle(level, blocks):
+        """The level's cycling blocks as tasks too, once its values are
+        flushed for the workers to read; merged in block order, as the
+        single process settles them."""
+        if not len(blocks):
+            return
+        started = time.perf_counter()
+        store.V.flush()
+        store.take_values.flush()
+        groups = np.array_split(np.asarray(blocks), min(len(blocks), slots))
+        futures = [client.submit(settle_chunk, spec, folder, level.j, group.tolist(),
+                                 pure=False, retries=1) for group in groups]
+        results = _gather(client, futures, state)
+        gathered = time.perf_counter()
+        for nodes, node_values, rows, take_rows, mixed, equilibria, meta in results:
+            store.V[nodes] = node_values
+            store.take_values[rows] = take_rows
+            for node, decisions in mixed.items():
+                solution.mixed.setdefault(node, []).extend(decisions)
+            solution.equilibria.extend(equilibria)
+            worker = str(meta["pid"])
+            peaks[worker] = max(peaks.get(worker, 0), meta["peak"])
+            done["task_seconds"] += meta["seconds"]
+        done["tasks"] += len(futures)
+        done["settle_tasks"] += len(futures)
+        done["cycling_blocks"] += len(blocks)
+        done["settle_seconds"] += time.perf_counter() - started
         done["client_seconds"] += time.perf_counter() - gathered
 
     def level_done(state):
@@ -346,7 +310,8 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
         if stop_after_levels is not None and done["levels_solved"] >= stop_after_levels:
             raise Stopped(f"stopped after {done['levels_solved']} levels")
 
-    run_sweeps(setup, solution, solve_blocks, tol, max_sweeps, progress, state, level_done)
+    run_sweeps(setup, solution, solve_blocks, tol, max_sweeps, progress, state, level_done,
+               settle)
     return solution, state, done
 
 
@@ -359,9 +324,10 @@ def _gather(client, futures, state):
     try:
         return client.gather(futures)
     except (KilledWorker, CancelledError, OSError) as error:
-        raise UsageError(f"the cluster lost level {state.level} of sweep {state.sweeps} "
-                         f"({_first_line(error)}); the "
-                         f"checkpoint is kept: run the same command again") from None
+        raise LostLevel(_("the cluster lost level {level} of sweep {sweep} ({why}); the "
+                          "checkpoint is kept: run the same command again").format(
+                              level=state.level, sweep=state.sweeps, why=_first_line(error))
+                        ) from None
 
 
 @contextmanager
@@ -429,7 +395,7 @@ def _connect(where, worker_memory: int | None = None):
     try:
         import distributed
     except ImportError:
-        raise UsageError(f"--cluster needs Dask: {INSTALL}") from None
+        raise UsageError(_("--cluster needs Dask: {install}").format(install=INSTALL)) from None
     kind, value = where
     with _quiet():
         if kind == "local":
@@ -455,14 +421,15 @@ def _connect(where, worker_memory: int | None = None):
         # TLS without its context (TypeError), something else answering
         # (MemoryError).
         except (OSError, ValueError, TypeError, MemoryError) as error:
-            raise UsageError(f"no Dask scheduler answers at {value} ({_first_line(error)})"
-                             ) from None
+            raise UsageError(_("no Dask scheduler answers at {address} ({why})").format(
+                address=value, why=_first_line(error))) from None
         with client:
             try:
                 client.wait_for_workers(1, timeout=CONNECT_SECONDS)
             except (OSError, TimeoutError):
-                raise UsageError(f"the Dask scheduler at {value} has no workers (none came "
-                                 f"in {CONNECT_SECONDS} s)") from None
+                raise UsageError(_("the Dask scheduler at {address} has no workers (none came "
+                                   "in {seconds} s)").format(address=value,
+                                                             seconds=CONNECT_SECONDS)) from None
             yield client
 
 

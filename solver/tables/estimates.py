@@ -20,11 +20,15 @@ from pathlib import Path
 
 from solver.model.errors import UsageError
 from solver.model.last_turn import past_target_units
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.model.states import first_bank_units
 from solver.tables import calibration
+from solver.text import N_, _, number
 
 SOLVE_RATE = float(os.environ.get("FARKLE_SOLVE_RATE", 7.0e8))
+"""Keep evaluations per second of the solver on the project's 2-core
+machine; ``$FARKLE_SOLVE_RATE`` tells the estimates another machine's."""
 PLAYER_COST = 0.45
 """Cost of the N-player DP per player, relative to the two-player DP's."""
 ROW_COST, ROW_COST_PLAYERS = 150, 80
@@ -39,8 +43,6 @@ estimates they put within 1.5 times the measured time (BENCHMARKS.md;
 solves took corrects them there (solver.tables.calibration)."""
 MAX_PLAYER_BYTES = 12e9
 """Largest N-player solve attempted (start and take-over values in memory)."""
-"""Keep evaluations per second of the solver on the project's 2-core
-machine; ``$FARKLE_SOLVE_RATE`` tells the estimates another machine's."""
 
 
 def check_players(rules: Rules, players: int, memory: str | None = None) -> None:
@@ -53,16 +55,17 @@ def check_players(rules: Rules, players: int, memory: str | None = None) -> None
         return
     if rules.final_round and rules.min_bank:
         # solver.engine.final_round_n: its last turns' DP is over the score.
-        raise UsageError(f"{rules.name}: a final round with a minimum bank is solved for two "
-                         f"players only (for now)")
+        raise UsageError(_("{game}: a final round with a minimum bank is solved for two "
+                           "players only (for now)").format(game=rules.name))
     if memory == "model":
-        raise UsageError("with three or more players the table keeps every previous score "
-                         "(--memory exact); the crosses model is for two players")
+        raise UsageError(_("with three or more players the table keeps every previous score "
+                           "(--memory exact); the crosses model is for two players"))
     if not in_reach(rules, players):
         size = estimated_table_bytes(rules, "exact", players, compressed=False)
-        raise UsageError(f"{rules.name} to {rules.target} with {players} players is out of "
-                         f"reach exactly (about {size / 1e9:.0f} GB of values); try a smaller "
-                         f"--target")
+        raise UsageError(_("{game} to {target} with {players} players is out of reach "
+                           "exactly (about {size} GB of values); try a smaller --target").format(
+                               game=rules.name, target=figure(rules.target), players=players,
+                               size=figure(round(size / 1e9))))
 
 
 def in_reach(rules: Rules, players: int) -> bool:
@@ -157,9 +160,6 @@ NODE_BYTES = 120
 """Bytes a turn start (a pair of player states) takes while the two-player
 solver builds its blocks (tracemalloc: 115 in dix-mille's exact memory to
 2,500, 148 in Pig to 2,000)."""
-NODE_BYTES_PER_PLAYER = 50
-"""The same per player with more players (the peaks of 4- to 6-player Pig
-and 4-player cinq-mille, BENCHMARKS.md: 170 to 230 bytes a turn start)."""
 BANK_BYTES = 130
 """Bytes a (score, turn total) bank takes while the player states are
 built in Python (tracemalloc: 129 in Pig to 2,000)."""
@@ -168,16 +168,18 @@ built in Python (tracemalloc: 129 in Pig to 2,000)."""
 def estimated_solve_bytes(rules: Rules, memory: str | None = None, players: int = 2) -> int:
     """A rough peak memory of a solve, from the rules alone (nothing is
     built): what the process holds before, the player states as they are
-    built, the blocks of turn starts, and the start and take-over values
-    (``estimated_table_bytes`` uncompressed). Against the peaks measured
-    (BENCHMARKS.md): quinze-mille 0.94 GB for 0.86, dix-mille 1.32 for 1.39,
-    4-player cinq-mille to 4,000 4.6 for 4.5, 4-player Pig to 80 9.8 for 9.7."""
+    built, the blocks of turn starts (with two players; with more, a
+    level's blocks at a time, which the values dwarf), and the start and
+    take-over values (``estimated_table_bytes`` uncompressed). Against the
+    peaks measured (BENCHMARKS.md): quinze-mille 0.94 GB for 0.86,
+    dix-mille 1.32 for 1.39, 4-player Pig to 70 1.04 for 0.99, 4-player
+    cinq-mille to 3,000 0.39 for 0.34."""
     memory = memory if players == 2 else "exact"
     target = rules.target_units
     states = _state_count(rules, memory)
     scores = _exact_counts(dataclasses.replace(rules, crosses=0))[0]
     building = BANK_BYTES * scores * target // 2 + 8 * states * target
-    per_node = NODE_BYTES if players == 2 else NODE_BYTES_PER_PLAYER * players
+    per_node = NODE_BYTES if players == 2 else 0
     return (BASE_BYTES + building + per_node * states ** players
             + estimated_table_bytes(rules, memory, players, compressed=False))
 
@@ -217,14 +219,17 @@ def check_memory(rules: Rules, memory: str | None = None, players: int = 2) -> N
     needed, free = estimated_solve_bytes(rules, memory, players), available_memory()
     if free is None or needed <= free:
         return
-    who = f" with {players} players" if players != 2 else ""
-    raise UsageError(f"{rules.name} to {rules.target:,}{who} needs about {_gigabytes(needed)} "
-                     f"of memory to solve and this machine has {_gigabytes(free)} free: "
-                     f"try a smaller --target")
+    message = N_("{game} to {target} needs about {needed} of memory to solve and this "
+                 "machine has {free} free: try a smaller --target") if players == 2 else \
+        N_("{game} to {target} with {players} players needs about {needed} of memory to "
+           "solve and this machine has {free} free: try a smaller --target")
+    raise UsageError(_(message).format(game=rules.name, target=number(rules.target),
+                                       players=players, needed=_gigabytes(needed),
+                                       free=_gigabytes(free)))
 
 
 def _gigabytes(size: int) -> str:
-    return f"{size / 1e9:.1f} GB" if size < 1e10 else f"{size / 1e9:,.0f} GB"
+    return _("{size} GB").format(size=number(size / 1e9, 1 if size < 1e10 else 0))
 
 
 def estimated_solve_seconds(rules: Rules, memory: str | None = None, players: int = 2,
@@ -285,10 +290,10 @@ CLUSTER_START_SECONDS, CLUSTER_NODE_SECONDS = 4.0, 1e-6
 kernel loaded, the end (4.1 s in 4-player cinq-mille to 1,500); and per turn start,
 the client's blocks and checkpoint (Setup.of: 0.9 us a turn start)."""
 SETTLE_SECONDS = 0.5
-"""Seconds the client takes to settle a block whose best responses cycle
-(:func:`solver.engine.equilibrium.settle_block`, in the client, one after
-the other: 0.49 s each for the 30 of 4-player cinq-mille to 2,000, 0.52 s
-for the 62 of 2,500)."""
+"""Seconds of one worker to settle a block whose best responses cycle
+(:func:`solver.engine.equilibrium.settle_block`: 0.49 s each for the 30 of
+4-player cinq-mille to 2,000, 0.52 s for the 62 of 2,500, when the client
+settled them one after the other); a level's are shared by the workers."""
 CYCLING_SHARE = 2.0e-4
 """The share of blocks whose best responses cycle, sweep by sweep: the least
 known term (4-player cinq-mille: none of 16,456 blocks to 1,500, 30 of
@@ -306,20 +311,20 @@ def estimated_cluster(rules: Rules, players: int, workers: int,
     ``workers`` Dask workers of one core, as the cluster path is built today
     (docs/cluster.md, "How far it goes"):
 
-        seconds = start + node_s * nodes + row_s * rows / workers
-                  + level_s * levels * sweeps + settle_s * cycling
+        seconds = start + node_s * nodes + (row_s * rows + settle_s * cycling) / workers
+                  + level_s * levels * sweeps
 
     ``rows`` the DP rows (``passes * nodes * rows a node``, the passes and
     rows of :func:`estimated_solve_seconds`), ``row_s`` a row's cost
     (CLUSTER_UNIT_SECONDS times the row's work), ``levels`` the distinct
     sums of the players' scores, ``cycling`` the blocks whose best
     responses cycle (CYCLING_SHARE of the blocks, about ``nodes / N``, each
-    sweep; ``cycling`` given, that count), settled by the client alone,
-    as are its setup and checkpoint (``node_s``). Bytes: ``V`` (8 N a
+    sweep; ``cycling`` given, that count), settled as tasks too; the
+    client's own, its setup and checkpoint (``node_s``). Bytes: ``V`` (8 N a
     turn start), the take-over values (:func:`estimated_table_bytes`,
-    uncompressed), the checkpoint (both), and a worker's peak: it builds
-    the blocks of every turn start, as one process does
-    (NODE_BYTES_PER_PLAYER a player), and maps V. Tasks: ``workers`` a
+    uncompressed), the checkpoint (both), and a worker's peak: at most its
+    base and all of V mapped (a level's values are scattered across V's
+    pages; a level's blocks are small beside them). Tasks: ``workers`` a
     level and sweep."""
     from solver.model.dice import keep_table
     N = players
@@ -334,15 +339,15 @@ def estimated_cluster(rules: Rules, players: int, workers: int,
     take_bytes = estimated_table_bytes(rules, "exact", N, compressed=False) - V_bytes
     if cycling is None:
         cycling = round(CYCLING_SHARE * nodes / N * sweeps)
-    client = CLUSTER_START_SECONDS + CLUSTER_NODE_SECONDS * nodes + SETTLE_SECONDS * cycling
-    seconds = (client + CLUSTER_UNIT_SECONDS * work * rows / workers
+    client = CLUSTER_START_SECONDS + CLUSTER_NODE_SECONDS * nodes
+    seconds = (client + (CLUSTER_UNIT_SECONDS * work * rows + SETTLE_SECONDS * cycling) / workers
                + CLUSTER_LEVEL_SECONDS * levels * sweeps)
     return {"nodes": nodes, "rows": rows, "levels": levels, "sweeps": sweeps,
             "tasks": levels * sweeps * workers, "seconds": seconds, "cycling": cycling,
             "client_seconds": client,
             "V_bytes": V_bytes, "take_values_bytes": take_bytes,
             "checkpoint_bytes": V_bytes + take_bytes,
-            "worker_bytes": WORKER_BASE_BYTES + (NODE_BYTES_PER_PLAYER + 8) * N * nodes}
+            "worker_bytes": WORKER_BASE_BYTES + V_bytes}
 
 
 def _levels(rules: Rules, players: int) -> int:

@@ -98,6 +98,7 @@ from solver import __version__
 from solver.engine.solution import Solution
 from solver.engine.solution_n import MultiSolution
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.tables import take_codes
 from solver.tables.layout import (
@@ -116,6 +117,7 @@ from solver.tables.layout import (
 )
 from solver.tables.paths import solve_command
 from solver.tables.reading import TableReader
+from solver.text import _
 
 
 def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:
@@ -300,15 +302,18 @@ def read_table(path: Path, expect: Rules | None = None, lazy_take: bool = True,
         with table.reading():
             rules, players = table.rules, table.players
             if expect is not None and rules != expect:
-                raise UsageError(f"table {path} holds {rules.name} to {rules.target}, "
-                                 f"not {expect.name} to {expect.target} (its "
-                                 f"{rules.first_difference(expect)})")
+                raise UsageError(_("table {path} holds {game} to {target}, not {expected} to "
+                                   "{expected_target} (its {difference})").format(
+                    path=path, game=rules.name, target=figure(rules.target),
+                    expected=expect.name, expected_target=figure(expect.target),
+                    difference=rules.first_difference(expect)))
             if expect_players is not None and players != expect_players:
-                raise UsageError(f"table {path} is for {players} players, not {expect_players}")
+                raise UsageError(_("table {path} is for {players} players, not {expected}")
+                                 .format(path=path, players=players, expected=expect_players))
             if table.outdated:
-                raise UsageError(f"table {path} was made by an older farkle-solver; "
-                                 f"make it again with: "
-                                 f"{solve_command(rules, table.attrs.get('memory'))}")
+                raise UsageError(_("table {path} was made by an older farkle-solver; make it "
+                                   "again with: {command}").format(
+                    path=path, command=solve_command(rules, table.attrs.get('memory'))))
             space = table.layout()
             W, take_row, mixed = table.check_values(space)
             stats = json.loads(table.attrs["stats"])

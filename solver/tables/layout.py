@@ -15,6 +15,7 @@ import h5py
 import numpy as np
 
 from solver.model.errors import UsageError
+from solver.text import _
 
 FORMAT = "farkle-solver-table"
 
@@ -94,7 +95,8 @@ class DamagedTable(UsageError):
 
     def __init__(self, path, reason):
         text = " ".join(str(reason).split()) or type(reason).__name__
-        super().__init__(f"table {path} is damaged ({text[:240]})")
+        super().__init__(_("table {path} is damaged ({reason})").format(
+            path=path, reason=text[:240]))
 
 
 class Bad(Exception):
@@ -109,19 +111,20 @@ EPS = 1e-9
 
 def check_shape(name, meta, dtype, shape) -> None:
     if meta is None:
-        raise Bad(f"{name} is missing")
+        raise Bad(_("{name} is missing").format(name=name))
     if meta["dtype"] != dtype or (shape is not None and (
             len(meta["shape"]) != len(shape) or
             any(want is not None and have != want for have, want in zip(meta["shape"], shape)))):
-        raise Bad(f"{name} is {meta['dtype']} {meta['shape']}, not {dtype} "
-                   f"{list(shape) if shape is not None else ''}".rstrip())
+        raise Bad(_("{name} is {have}, not {want}").format(
+            name=name, have=f"{meta['dtype']} {meta['shape']}",
+            want=f"{dtype} {list(shape) if shape is not None else ''}".rstrip()))
 
 
 def probabilities(values: np.ndarray, name: str) -> np.ndarray:
     """``values``, once they are all finite and in [0, 1]."""
     if values.size and not (np.all(np.isfinite(values)) and values.min() >= -EPS
                             and values.max() <= 1 + EPS):
-        raise Bad(f"{name} holds values that are not probabilities")
+        raise Bad(_("{name} holds values that are not probabilities").format(name=name))
     return values
 
 
@@ -141,7 +144,8 @@ def attributes_of(obj, strings: set | None = None) -> dict:
         if attr.shape != () or kind not in "iufSO" or kind == "O" and (
                 h5py.check_string_dtype(attr.dtype) is None
                 or strings is not None and name not in strings):
-            raise Bad(f"attribute {name!r} is not of a type this program writes")
+            raise Bad(_("attribute {name} is not of a type this program writes").format(
+                name=repr(name)))
         out[name] = plain(obj.attrs[name])
     return out
 
@@ -169,8 +173,8 @@ def chunks_digest(dataset, read) -> str:
     dataset.id.chunk_iter(chunks.append)
     per_axis = [-(-size // chunk) for size, chunk in zip(dataset.shape, dataset.chunks)]
     if len(chunks) != math.prod(per_axis):
-        raise Bad(f"{dataset.name.lstrip('/')} has {len(chunks)} chunks, not "
-                   f"{math.prod(per_axis)}")
+        raise Bad(_("{name} has {count} chunks, not {want}").format(
+            name=dataset.name.lstrip('/'), count=len(chunks), want=math.prod(per_axis)))
     digest = hashlib.sha256()
     for chunk in sorted(chunks, key=lambda c: c.chunk_offset):
         digest.update(struct.pack("<IQ", chunk.filter_mask, chunk.size))

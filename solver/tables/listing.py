@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from solver.model.errors import UsageError
+from solver.model.messages import said
 from solver.model.rules import GAMES, Rules
 from solver.tables.estimates import estimated_solve_seconds, estimated_table_bytes
 from solver.tables.files import read_info
@@ -22,6 +23,7 @@ from solver.tables.paths import (
     user_dir,
     user_table_path,
 )
+from solver.text import _
 
 
 def list_tables() -> list[dict]:
@@ -86,11 +88,24 @@ def _present(game: str, path: Path) -> dict:
         if info["outdated"]:
             rules = Rules.from_json(json.dumps(info["rules"]))
             row.update(status="outdated", command=solve_command(rules, info.get("memory")))
-    except UsageError as error:
-        row.update(status="damaged", error=str(error))
-    except OSError as error:               # a link to nowhere, a file we may not read
-        row.update(status="damaged", error=f"table {path} cannot be read ({error.strerror})")
+    except (UsageError, OSError):
+        # English in the row (farkle tables --json), shown in the reader's
+        # language.
+        row.update(status="damaged", error=said(_damage, path))
     return row
+
+
+def _damage(path: Path) -> str | None:
+    """What is wrong with the table file at ``path``, one line."""
+    try:
+        path.stat()
+        read_info(path)
+    except UsageError as error:
+        return str(error)
+    except OSError as error:               # a link to nowhere, a file we may not read
+        return _("table {path} cannot be read ({reason})").format(
+            path=path, reason=error.strerror)
+    return None
 
 
 def remove_table(name: str) -> Path:
@@ -101,8 +116,8 @@ def remove_table(name: str) -> Path:
     removed."""
     if name in ("", ".", "..") or Path(name).name != name:
         # A path would reach outside the user's directory (../.., /abs).
-        raise UsageError(f"--remove takes a table's game or file name in {user_dir()}, "
-                         f"not a path: {name!r}")
+        raise UsageError(_("--remove takes a table's game or file name in {folder}, not a "
+                           "path: {name}").format(folder=user_dir(), name=repr(name)))
     named = name.endswith(".h5") or name.endswith(CARD_SUFFIX)
     candidates = [user_dir() / (name if named else f"{name}.h5")]
     if name in GAMES:
@@ -112,6 +127,7 @@ def remove_table(name: str) -> Path:
             path.unlink()
             return path
     if name in GAMES and (package_dir() / table_name(GAMES[name])).exists():
-        raise UsageError(f"the table of {name} comes with the program "
-                         f"({package_dir()}); there is none of yours to remove")
-    raise UsageError(f"no table {name!r} in {user_dir()} (farkle tables lists them)")
+        raise UsageError(_("the table of {game} comes with the program ({folder}); there is "
+                           "none of yours to remove").format(game=name, folder=package_dir()))
+    raise UsageError(_("no table {name} in {folder} (farkle tables lists them)").format(
+        name=repr(name), folder=user_dir()))

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.model.rules import Rules
 from solver.tables.estimates import (
     check_memory,
@@ -40,6 +41,7 @@ from solver.tables.files import outdated, read_table
 from solver.tables.lock import solving_now, table_lock, tidy
 from solver.tables.make import make_table
 from solver.tables.paths import default_path, solve_command, user_table_path
+from solver.text import N_, _, ngettext
 
 # A missing table that takes longer than this to make is named as a command
 # to run instead of being solved on the spot, unless the person agrees.
@@ -76,29 +78,33 @@ class FirstUse:
     def make(self, rules: Rules, memory: str | None, players: int, path, why: str) -> None:
         check_memory(rules, memory, players)        # before the estimates and the question
         target = user_table_path(rules, memory, players)
-        who = f" with {players} players" if players != 2 else ""
+        game = game_with(rules, players)
         if solving_now(target) is not None:
             # Another farkle is making it: waiting costs nothing more, so
             # nobody is asked; if it fails, this one decides afresh.
             with table_lock(target, say=self.say) as holder:
                 pass
             if _ready(rules, memory, players):
-                self.say(_made_by_another(rules, who, holder))
+                self.say(_made_by_another(game, holder))
                 return
         seconds = estimated_solve_seconds(rules, memory, players)
-        cost = f"about {duration(seconds)}, {megabytes(estimated_table_bytes(rules, memory, players))}"
+        cost = _("about {time}, {size}").format(
+            time=duration(seconds), size=megabytes(estimated_table_bytes(rules, memory, players)))
         command = (self.command or solve_command)(rules, memory, players)
-        refusal = f"{rules.name}{who} {why}; make it with: {command} ({cost})"
+        why = _(why)
+        refusal = _("{game} {why}; make it with: {command} ({cost})").format(
+            game=game, why=why, command=command, cost=cost)
         if seconds > ON_THE_SPOT_SECONDS and not self.solve:
-            if self.ask is None or not self.ask(f"{rules.name}{who} {why}: solve it now? "
-                                                f"{cost} [y/N] "):
+            if self.ask is None or not self.ask(_("{game} {why}: solve it now? {cost} [y/N] ")
+                                                .format(game=game, why=why, cost=cost)):
                 raise UsageError(refusal)
-        made = make_table(rules, memory=memory, progress=self.progress(f"solving {rules.name}"),
+        made = make_table(rules, memory=memory,
+                          progress=self.progress(_("solving {game}").format(game=rules.name)),
                           players=players, say=self.say, reuse=True,
-                          starting=lambda: self.say(f"solving {rules.name}{who} ({cost}) "
-                                                    f"into {target}"))
+                          starting=lambda: self.say(_("solving {game} ({cost}) into {path}")
+                                                    .format(game=game, cost=cost, path=target)))
         if made.solution is None:
-            self.say(_made_by_another(rules, who, made.made_by))
+            self.say(_made_by_another(game, made.made_by))
 
 
 def _ready(rules: Rules, memory: str | None, players: int) -> bool:
@@ -107,9 +113,22 @@ def _ready(rules: Rules, memory: str | None, players: int) -> bool:
     return path.exists() and not outdated(path)
 
 
-def _made_by_another(rules: Rules, who: str, pid: int | None) -> str:
-    return (f"{rules.name}{who} was solved by another farkle"
-            f"{f' (pid {pid})' if pid else ''}: using its table")
+def game_with(rules: Rules, players: int) -> str:
+    """The game and, beside two, its players, as a message names them:
+    ``dix-mille``, ``pig with 3 players``."""
+    if players == 2:
+        return rules.name
+    return ngettext("{game} with {players} player", "{game} with {players} players",
+                    players).format(game=rules.name, players=players)
+
+
+def _made_by_another(game: str, pid: int | None) -> str:
+    return _("{game} was solved by another farkle{pid}: using its table").format(
+        game=game, pid=f" (pid {pid})" if pid else "")
+
+
+NO_TABLE_YET = N_("has no table yet")
+OLDER_TABLE = N_("has a table made by an older farkle-solver")
 
 
 ALWAYS_SOLVE = FirstUse(solve=True)
@@ -135,9 +154,10 @@ def load_table(rules: Rules, players: int = 2, memory: str | None = None, *, pat
             raise
         # The default table of a house-rules file edited since it was made
         # (or a damaged one): solving again replaces it.
-        raise UsageError(f"{error}; solve it again with: "
-                         f"{(command or first_use.command or solve_command)(rules, memory, players)}"
-                         ) from None
+        raise UsageError(_("{error}; solve it again with: {command}").format(
+            error=error,
+            command=(command or first_use.command or solve_command)(rules, memory, players))
+        ) from None
 
 
 def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
@@ -153,17 +173,16 @@ def ensure_table(rules: Rules, players: int = 2, memory: str | None = None, *,
     target = user_table_path(rules, memory, players)
     tidy(target)
     if first_use is None and not path.exists():
-        who = f" with {players} players" if players != 2 else ""
+        game = game_with(rules, players)
         holder = solving_now(target)
         if holder is not None:
-            raise SolvingElsewhere(f"{rules.name}{who} is being solved now by another farkle"
-                               f"{f' (pid {holder})' if holder else ''}: ask again when it "
-                               f"is done")
-        raise MissingTable(f"{rules.name}{who} has no table here yet: make it with: "
-                           f"{(command or solve_command)(rules, memory, players)}")
+            raise SolvingElsewhere(_("{game} is being solved now by another farkle{pid}: ask "
+                                     "again when it is done").format(
+                game=game, pid=f" (pid {holder})" if holder else ""))
+        raise MissingTable(_("{game} has no table here yet: make it with: {command}").format(
+            game=game, command=(command or solve_command)(rules, memory, players)))
     if first_use is not None and (not path.exists() or outdated(path)):
-        why = ("has no table yet" if not path.exists()
-               else "has a table made by an older farkle-solver")
+        why = NO_TABLE_YET if not path.exists() else OLDER_TABLE
         if before_solving is not None:
             before_solving()
         first_use.make(rules, memory, players, path, why)
@@ -180,9 +199,11 @@ def table_exists(rules: Rules, players: int = 2, memory: str | None = None) -> b
 def duration(seconds: float) -> str:
     """An estimate of time as a person reads it: 5 s steps, then minutes."""
     if seconds < 90:
-        return f"{max(5, round(seconds / 5) * 5):.0f} s"
-    return f"{seconds / 60:.0f} min"
+        return _("{seconds} s").format(seconds=f"{max(5, round(seconds / 5) * 5):.0f}")
+    return _("{minutes} min").format(minutes=figure(int(f"{seconds / 60:.0f}")))
 
 
 def megabytes(size: int) -> str:
-    return f"{size / 1e6:.0f} MB" if size >= 1e6 else "under 1 MB"
+    """A size as a person reads it: ``120 MB``, French ``120 Mo``."""
+    return (_("{size} MB").format(size=figure(int(f"{size / 1e6:.0f}"))) if size >= 1e6
+            else _("under 1 MB"))

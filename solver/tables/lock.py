@@ -26,6 +26,7 @@ except ImportError:                     # Windows: no lock, every process solves
 
 
 from solver.model.errors import UsageError
+from solver.text import _
 
 
 def lock_path(path: Path) -> Path:
@@ -113,8 +114,8 @@ def _acquire(lock: Path, path: Path, say: Callable | None) -> tuple[int, int | N
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise UsageError(f"cannot lock the table {path} ({lock}: "
-                             f"{error.strerror or error})") from None
+            raise UsageError(_("cannot lock the table {path} ({lock}: {reason})").format(
+                path=path, lock=lock, reason=error.strerror or error)) from None
         try:
             try:
                 _flock(fd, "now")
@@ -123,7 +124,8 @@ def _acquire(lock: Path, path: Path, say: Callable | None) -> tuple[int, int | N
                     holder = _holder(fd)
                     if say is not None and waited_for is None:
                         who = f" (pid {holder})" if holder else ""
-                        say(f"waiting for another farkle solving {path.stem}{who} ...")
+                        say(_("waiting for another farkle solving {table}{pid} ...").format(
+                            table=path.stem, pid=who))
                     waited_for = holder
                 _flock(fd, "wait")
             if _same_file(fd, lock):
@@ -162,7 +164,7 @@ def _same_file(fd: int, lock: Path) -> bool:
 def _holder(fd: int) -> int:
     """The pid the lock's holder wrote in it (0: not known). It writes it
     just after taking the lock: an empty file is read again for a while."""
-    for _ in range(50):
+    for _attempt in range(50):
         os.lseek(fd, 0, os.SEEK_SET)
         text = os.read(fd, 32).decode(errors="replace").strip()
         if text.isdigit():

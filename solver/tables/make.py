@@ -48,6 +48,7 @@ from solver.tables.estimates import (
     estimated_table_bytes,
 )
 from solver.tables.lock import identity, table_lock
+from solver.text import _, language
 
 
 def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 1e-12):
@@ -57,7 +58,8 @@ def solve_game(rules: Rules, memory: str = "model", progress=None, tol: float = 
     if not rules.falls_back:                # no crosses, or crosses that cost points
         return solve(rules, tol=tol, progress=progress)
     if memory not in MEMORIES:
-        raise UsageError(f"unknown memory {memory!r}: use {' or '.join(MEMORIES)}")
+        raise UsageError(_("unknown memory {memory}: use {memories}").format(
+            memory=repr(memory), memories=_("exact or model")))
     if memory == "exact":
         return solve(rules, space=player_space(rules, "exact"), tol=tol, progress=progress)
     crossless = solve(dataclasses.replace(rules, crosses=0), tol=tol)
@@ -134,8 +136,8 @@ def make_table(rules: Rules, out: Path | None = None, tolerance: float = 1e-12,
         try:
             write_table(solution, path, tolerance, residual)
         except OSError as error:
-            raise UsageError(f"cannot write the table {path}: {error.strerror or error}; "
-                             f"nothing was kept") from None
+            raise UsageError(_("cannot write the table {path}: {reason}; nothing was "
+                               "kept").format(path=path, reason=error.strerror or error)) from None
         if cluster is not None:
             from solver.tables.checkpoint import checkpoint_path, remove_checkpoint
             remove_checkpoint(checkpoint_path(path))
@@ -164,20 +166,23 @@ def check_target(path: Path, size: int) -> None:
     space than a table of about ``size`` bytes needs (SPACE_MARGIN)."""
     path = Path(path)
     if path.is_dir():
-        raise UsageError(f"cannot write the table to {path}: it is a directory")
+        raise UsageError(_("cannot write the table to {path}: it is a directory").format(
+            path=path))
     if path.exists() and not path.is_file():
-        raise UsageError(f"cannot write the table to {path}: it is not a regular file")
+        raise UsageError(_("cannot write the table to {path}: it is not a regular file").format(
+            path=path))
     folder = path.parent
     above = folder
     while not above.exists() and above != above.parent:
         above = above.parent
     if not above.is_dir():
-        raise UsageError(f"cannot write the table to {path}: {above} is not a directory")
+        raise UsageError(_("cannot write the table to {path}: {above} is not a "
+                           "directory").format(path=path, above=above))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot make the directory {folder} for the table: "
-                         f"{error.strerror or error}") from None
+        raise UsageError(_("cannot make the directory {folder} for the table: {reason}").format(
+            folder=folder, reason=error.strerror or error)) from None
     # Tried, not asked (os.access): root passes every permission, a
     # read-only file system and a full disk only show when writing.
     try:
@@ -186,16 +191,19 @@ def check_target(path: Path, size: int) -> None:
             probe.write(bytes(4096))
             probe.flush()
     except OSError as error:
-        raise UsageError(f"cannot write in {folder}: {error.strerror or error}") from None
+        raise UsageError(_("cannot write in {folder}: {reason}").format(
+            folder=folder, reason=error.strerror or error)) from None
     free = shutil.disk_usage(folder).free
     need = int(size * SPACE_MARGIN) + SPACE_SLACK
     if free < need:
-        raise UsageError(f"not enough space in {folder} for the table: it needs about "
-                         f"{_mb(need)}, {_mb(free)} free")
+        raise UsageError(_("not enough space in {folder} for the table: it needs about "
+                           "{need}, {free} free").format(folder=folder, need=_mb(need),
+                                                         free=_mb(free)))
 
 
 def _mb(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
+    text = f"{size / 1e6:.1f}"
+    return _("{size} MB").format(size=text.replace(".", ",") if language() == "fr" else text)
 
 
 def _made_for(path: Path, rules: Rules, players: int, tolerance: float) -> bool:

@@ -37,6 +37,7 @@ from solver.tables.layout import (
     probabilities,
     values_digest,
 )
+from solver.text import N_, _
 
 REQUIRED = {"format": str, "format_version": int, "program_version": str, "game": str,
             "target": int, "rules": str, "tolerance": float, "bellman_residual": float,
@@ -50,7 +51,7 @@ OPTIONAL = {"memory": str, "players": int, "seat_wins": str, "equilibria": str,
             "equilibria_found": str, CHECKSUM: str}
 
 
-TYPE_NAMES = {str: "a string", int: "an integer", float: "a number"}
+TYPE_NAMES = {str: N_("a string"), int: N_("an integer"), float: N_("a number")}
 
 
 class TableReader:
@@ -66,7 +67,8 @@ class TableReader:
             with self.reading():
                 self.attrs = attributes_of(self.f, strings)
                 if self.attrs.get("format") != FORMAT:
-                    raise UsageError(f"{self.path} is not a farkle-solver table")
+                    raise UsageError(_("{path} is not a farkle-solver table").format(
+                        path=self.path))
                 self.datasets = datasets_of(self.f)
                 self._check_attributes()
         except BaseException:
@@ -91,40 +93,43 @@ class TableReader:
         for name, value in attrs.items():
             kind = REQUIRED.get(name) or OPTIONAL.get(name)
             if kind is None:
-                raise Bad(f"an attribute this program never writes: {name!r}")
+                raise Bad(_("an attribute this program never writes: {name}").format(
+                    name=repr(name)))
             if not isinstance(value, kind) and not (kind is float and isinstance(value, int)):
-                raise Bad(f"attribute {name} is not {TYPE_NAMES[kind]}")
+                raise Bad(_("attribute {name} is not {kind}").format(
+                    name=name, kind=_(TYPE_NAMES[kind])))
         missing = [name for name in REQUIRED if name not in attrs]
         if missing:
-            raise Bad(f"its attribute {missing[0]} is missing")
+            raise Bad(_("its attribute {name} is missing").format(name=missing[0]))
         version = attrs["format_version"]
         if version > FORMAT_VERSION:
-            raise UsageError(f"table {self.path} was made by a newer farkle-solver (table "
-                             f"format {version}; this one reads formats up to "
-                             f"{FORMAT_VERSION})")
+            raise UsageError(_("table {path} was made by a newer farkle-solver (table format "
+                               "{version}; this one reads formats up to {most})").format(
+                path=self.path, version=version, most=FORMAT_VERSION))
         if version < 1:
-            raise Bad(f"format version {version}")
+            raise Bad(_("format version {version}").format(version=version))
         self.checksums = version >= CHECKSUMS_FROM
         if self.checksums:
             if CHECKSUM not in attrs:
-                raise Bad("its checksum is missing")
+                raise Bad(_("its checksum is missing"))
             for name, meta in self.datasets.items():
                 if CHECKSUM not in meta["attrs"]:
-                    raise Bad(f"{name} has no checksum")
+                    raise Bad(_("{name} has no checksum").format(name=name))
             if attrs[CHECKSUM] != metadata_digest(attrs, self.datasets):
-                raise Bad("its metadata do not match their checksum")
+                raise Bad(_("its metadata do not match their checksum"))
         try:
             self.rules = Rules.from_json(attrs["rules"])
         except Exception as error:         # whatever the rules' reader says of them
-            raise Bad(f"its rules cannot be read: {error}") from None
+            raise Bad(_("its rules cannot be read: {error}").format(error=error)) from None
         if (self.rules.name, self.rules.target) != (attrs["game"], attrs["target"]):
-            raise Bad(f"its rules are not those of {attrs['game']} to {attrs['target']}")
+            raise Bad(_("its rules are not those of {game} to {target}").format(
+                game=attrs['game'], target=attrs['target']))
         self.players = attrs.get("players", 2)
         if not 2 <= self.players <= MAX_PLAYERS:
-            raise Bad(f"{self.players} players")
+            raise Bad(_("{players} players").format(players=self.players))
         self.memory = attrs.get("memory", "none")
         if self.memory not in ("none", "exact", "model", "penalty"):
-            raise Bad(f"memory {self.memory!r}")
+            raise Bad(_("memory {memory}").format(memory=repr(self.memory)))
         for name in ("first_player_win", "tolerance", "bellman_residual"):
             if not 0 <= attrs[name] <= (1 if name == "first_player_win" else math.inf):
                 raise Bad(f"{name} {attrs[name]}")
@@ -133,12 +138,13 @@ class TableReader:
         for name, kind in (("stats", dict), ("axes", dict), ("seat_wins", list),
                            ("equilibria", dict), ("equilibria_found", list)):
             if name in attrs and not isinstance(json.loads(attrs[name]), kind):
-                raise Bad(f"attribute {name} is not a JSON {kind.__name__}")
+                raise Bad(_("attribute {name} is not a JSON {kind}").format(
+                    name=name, kind=kind.__name__))
         if "seat_wins" in attrs:
             seat_wins = json.loads(attrs["seat_wins"])
             if len(seat_wins) != self.players or not all(
                     isinstance(v, float) and 0 <= v <= 1 for v in seat_wins):
-                raise Bad("its seats' chances are not probabilities")
+                raise Bad(_("its seats' chances are not probabilities"))
         self.outdated = (self.players == 2 and version < 4 and
                          ("take_values" in self.datasets or "take_codes" in self.datasets))
 
@@ -152,7 +158,7 @@ class TableReader:
             fall_to = self.values("player/fall_to", "int64", (None,))
             if len(fall_to) > rules.target_units or np.any(fall_to < 0) or \
                     np.any(fall_to > rules.target_units):
-                raise Bad("player/fall_to is not a list of scores")
+                raise Bad(_("player/fall_to is not a list of scores"))
         space = player_space(rules, self.memory, fall_to)
         P = space.size
         expected = {f"player/{name}": ("int64", (P,)) for name in ("score", "previous", "crosses")}
@@ -183,14 +189,14 @@ class TableReader:
             expected["mixed/keep"] = ("float64", (None, 6))
         for name, meta in datasets.items():
             if name not in expected:
-                raise Bad(f"a dataset this program never writes: {name}")
+                raise Bad(_("a dataset this program never writes: {name}").format(name=name))
         for name, (dtype, shape) in expected.items():
             if name not in datasets:
-                raise Bad(f"{name} is missing")
+                raise Bad(_("{name} is missing").format(name=name))
             check_shape(name, datasets[name], dtype, shape)
         if "take_codes" in datasets and \
                 datasets["take_codes"]["attrs"].get("quantum") != take_codes.QUANTUM:
-            raise Bad("take_codes has another step than this program's")
+            raise Bad(_("take_codes has another step than this program's"))
         return space
 
     def check_values(self, space):
@@ -198,14 +204,14 @@ class TableReader:
         mixed)`` (None where the table has none)."""
         for name in ("score", "previous", "crosses"):
             if not np.array_equal(self.values(f"player/{name}"), getattr(space, name)):
-                raise UsageError(f"table {self.path} does not match its rules "
-                                 f"(player states differ)")
+                raise UsageError(_("table {path} does not match its rules (player states "
+                                   "differ)").format(path=self.path))
         if self.players != 2:
             return None, None, self._mixed(space)
         W = probabilities(self.values("W"), "W")
         take_row = self.values("take_row")
         if not np.array_equal(take_row, space.take_rows()):
-            raise Bad("take_row is not its player states' take-over rows")
+            raise Bad(_("take_row is not its player states' take-over rows"))
         return W, take_row, None
 
     def _mixed(self, space) -> dict:
@@ -215,7 +221,7 @@ class TableReader:
         for rows in (bank, keep):
             if not np.all(np.isfinite(rows)) or np.any(rows[:, 0] < 0) or \
                     np.any(rows[:, 0] >= nodes) or np.any(rows[:, :-1] != np.rint(rows[:, :-1])):
-                raise Bad("a mixed decision that is no decision")
+                raise Bad(_("a mixed decision that is no decision"))
             probabilities(rows[:, -1], "a mixed decision's probability")
         for node, t, n, q in bank:
             mixed.setdefault(int(node), []).append(("bank", int(t), int(n), float(q)))
@@ -231,7 +237,7 @@ class TableReader:
         dataset = self.f[name]
         values = dataset[()]
         if self.checksums and values_digest(values) != self.datasets[name]["attrs"][CHECKSUM]:
-            raise Bad(f"{name} does not match its checksum")
+            raise Bad(_("{name} does not match its checksum").format(name=name))
         return values
 
     def check_chunks(self, name) -> None:
@@ -242,12 +248,12 @@ class TableReader:
         with open(self.path, "rb") as file:
             def read(at, n):
                 if at + n > self.size:
-                    raise Bad(f"{name} points past the end of the file")
+                    raise Bad(_("{name} points past the end of the file").format(name=name))
                 file.seek(at)
                 return file.read(n)
             if chunks_digest(self.f[name], read) != \
                     self.datasets[name]["attrs"].get(CHUNKS_CHECKSUM):
-                raise Bad(f"{name} does not match its checksum")
+                raise Bad(_("{name} does not match its checksum").format(name=name))
 
     def lazy(self, name) -> "Lazy | None":
         """A dataset read on demand (None if the table has none)."""
@@ -308,6 +314,6 @@ class Lazy:
                 digest.update(le_bytes(raw))
                 out[start:start + step] = raw if self.decode is None else self.decode(raw)
             if self.checksum is not None and digest.hexdigest() != self.checksum:
-                raise Bad(f"{self.name} does not match its checksum")
+                raise Bad(_("{name} does not match its checksum").format(name=self.name))
             probabilities(out, self.name)
         return out if dtype is None else out.astype(dtype)

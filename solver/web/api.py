@@ -35,7 +35,11 @@ With more players than the game's exact tables hold, advice comes from
 the two-player table as ``farkle advise`` gives it (the race-of-duels
 model, :class:`solver.advice.duels.DuelsAdvisor`). A request the game cannot take is a
 :class:`BadRequest` (HTTP 400), a game without its table a
-:class:`solver.tables.load.MissingTable` (HTTP 404); both carry one line for the page.
+:class:`solver.tables.load.MissingTable` (HTTP 404); both carry one line for the page,
+in the request's language (the server sets it: :mod:`solver.web.server`), as are
+the texts an answer carries for the page to show (``bank_refusal``, the card,
+the default names); the keys, and the values the page computes with, never
+change with the language.
 
 Every question is checked before the game sees it, so that no body,
 however odd, reaches the game as something it does not expect: a body is
@@ -63,6 +67,7 @@ from solver.play.game import BANK, KEEP, OVER, ROLL, TAKE, Game, best_choice
 from solver.tables.load import table_exists
 from solver.tables.lock import solving_now
 from solver.tables.paths import user_table_path
+from solver.text import N_, _, language, number
 
 MAX_ENTRIES = 10_000
 """Far more entries than any game needs: a longer list is refused."""
@@ -119,7 +124,8 @@ class TableDesk:
     def rules(self, body: dict) -> Rules:
         name = body.get("game")
         if not isinstance(name, str) or name not in self.games:
-            raise BadRequest(f"unknown game {name!r:.60}; served games: {', '.join(self.games)}")
+            raise BadRequest(_("unknown game {name}; served games: {games}").format(
+                name=f"{name!r:.60}", games=", ".join(self.games)))
         return self.games[name]
 
     def advisor(self, rules: Rules, players: int) -> Advisor:
@@ -154,15 +160,18 @@ class TableDesk:
         names = _names(body.get("names"), players)
         entries = body.get("entries", [])
         if not isinstance(entries, list) or len(entries) > MAX_ENTRIES:
-            raise BadRequest(f"entries must be a list of at most {MAX_ENTRIES} entries")
+            raise BadRequest(_("entries must be a list of at most {most} entries").format(
+                most=_whole(MAX_ENTRIES)))
         game = Game(self.advisor(rules, players), players)
         chart, events = [self._chart_point(game)], []
         for index, entry in enumerate(entries):
             try:
                 events += _enter(game, entry)
             except UsageError as error:
-                where = "" if index == len(entries) - 1 else f"entry {index + 1}: "
-                raise BadRequest(f"{where}{error}") from None
+                if index == len(entries) - 1:
+                    raise BadRequest(str(error)) from None
+                raise BadRequest(_("entry {n}: {error}").format(n=index + 1, error=error)) \
+                    from None
             if game.phase == OVER:
                 chart.append({"turn": game.state.turn_number, "seat": game.state.winner,
                               "chances": _final_chances(game.state, players)})
@@ -178,10 +187,10 @@ class TableDesk:
         opps = body.get("opp")
         opps = [opps] if isinstance(opps, int) and not isinstance(opps, bool) else opps
         if not isinstance(opps, list) or not opps or not all(_is_int(o) for o in opps):
-            raise BadRequest("opp must be a score or a list of scores (seat order after me)")
+            raise BadRequest(_("opp must be a score or a list of scores (seat order after me)"))
         # Refused before anything is read: as many opponents as `farkle
         # advise --opp` takes, and no more.
-        _players(1 + len(opps), f" (me and {len(opps)} opponents)")
+        _players(1 + len(opps), len(opps))
         me, opp = lines_of(_number(body, "me"), _number(body, "crosses", 0),
                            _number(body, "previous", None), opps,
                            _numbers(body, "opp_crosses"), _numbers(body, "opp_previous"))
@@ -191,9 +200,9 @@ class TableDesk:
         if body.get("offer") is not None:
             offer = _numbers(body, "offer")
             if len(offer) != 2:
-                raise BadRequest("offer is [points, dice]")
+                raise BadRequest(_("offer is [points, dice]"))
             if turn != 0 or body.get("roll"):
-                raise BadRequest("an offer is a turn-start question: turn 0 and no roll")
+                raise BadRequest(_("an offer is a turn-start question: turn 0 and no roll"))
             return advisor.take_or_fresh(me, opp, *offer).to_json()
         if body.get("roll"):
             return advisor.keep(me, opp, turn, dice, _numbers(body, "roll")).to_json()
@@ -256,8 +265,8 @@ def _rules_summary(rules: Rules) -> dict:
 
 def _enter(game: Game, entry) -> list:
     if not isinstance(entry, dict) or len(entry) != 1:
-        raise BadRequest(f'an entry is {{"dice": [...]}}, {{"keep": [...]}} or '
-                         f'{{"choose": ...}}, not {_shown(entry)}')
+        raise BadRequest(_('an entry is {{"dice": [...]}}, {{"keep": [...]}} or '
+                           '{{"choose": ...}}, not {entry}').format(entry=_shown(entry)))
     (kind, value), = entry.items()
     # A choice is a string, dice and keeps are not (a list is no key).
     if (kind == "choose") != isinstance(value, str):
@@ -266,15 +275,16 @@ def _enter(game: Game, entry) -> list:
         phase = {"dice": ROLL, "keep": KEEP, "bank": BANK, "roll": BANK, "take": TAKE,
                  "fresh": TAKE}.get(value if kind == "choose" else kind)
     if phase is None:
-        raise BadRequest(f"unknown entry {_shown(entry)}")
+        raise BadRequest(_("unknown entry {entry}").format(entry=_shown(entry)))
     if phase != game.phase:
-        raise BadRequest(f"{_DUE[phase]} is not due now: {_DUE[game.phase]} is")
+        raise BadRequest(_("{entry} is not due now: {due} is").format(
+            entry=_(_DUE[phase]), due=_(_DUE[game.phase])))
     return game.enter_roll(_faces(value)) if kind == "dice" else \
         game.choose(_faces(value) if kind == "keep" else value)
 
 
-_DUE = {ROLL: "a roll's dice", KEEP: "a keep", BANK: "bank or roll",
-        TAKE: "take over or roll fresh", OVER: "nothing (the game is over)"}
+_DUE = {ROLL: N_("a roll's dice"), KEEP: N_("a keep"), BANK: N_("bank or roll"),
+        TAKE: N_("take over or roll fresh"), OVER: N_("nothing (the game is over)")}
 
 
 def _final_chances(state, players: int) -> list[float]:
@@ -302,7 +312,7 @@ def _decision(decision) -> dict:
 # ---------------------------------------------------------------- checking
 def _object(body) -> dict:
     if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
+        raise BadRequest(_("the request body must be a JSON object"))
     return body
 
 
@@ -322,34 +332,39 @@ def _number(body: dict, key: str, default=...):
     value = body.get(key)
     if value is None:
         if default is ...:
-            raise BadRequest(f"{key} is missing" if key not in body
-                             else f"{key} must be a whole number, not null")
+            raise BadRequest(_("{key} is missing").format(key=key) if key not in body
+                             else _("{key} must be a whole number, not null").format(key=key))
         return default
     if not _is_int(value):
-        raise BadRequest(f"{key} must be a whole number up to {BIGGEST:,}, "
-                         f"not {_shown(value)}")
+        raise BadRequest(_("{key} must be a whole number up to {most}, not {value}").format(
+            key=key, most=number(BIGGEST), value=_shown(value)))
     return value
 
 
 def _numbers(body: dict, key: str) -> list[int] | None:
     value = body.get(key)
     if value is not None and (not isinstance(value, list) or not all(map(_is_int, value))):
-        raise BadRequest(f"{key} must be a list of whole numbers, not {_shown(value)}")
+        raise BadRequest(_("{key} must be a list of whole numbers, not {value}").format(
+            key=key, value=_shown(value)))
     return value
 
 
 def _faces(value) -> list[int]:
     if not isinstance(value, list) or not all(map(_is_int, value)):
-        raise BadRequest(f"dice are a list of faces, not {_shown(value)}")
+        raise BadRequest(_("dice are a list of faces, not {value}").format(value=_shown(value)))
     return value
 
 
-def _players(players: int, who: str = "") -> int:
-    """``players`` when 2 to 6, else the command line's refusal, as a 400."""
+def _players(players: int, opponents: int | None = None) -> int:
+    """``players`` when 2 to 6, else the command line's refusal, as a 400
+    (with the ``opponents`` of ``/api/advise`` named)."""
     try:
         check_player_count(players)
     except UsageError as error:
-        raise BadRequest(f"{error}{who}") from None
+        if opponents is None:
+            raise BadRequest(str(error)) from None
+        raise BadRequest(_("{error} (me and {n} opponents)").format(error=error, n=opponents)) \
+            from None
     return players
 
 
@@ -357,6 +372,13 @@ def _names(value, players: int) -> list[str]:
     value = [] if value is None else value
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value) \
             or len(value) > players:
-        raise BadRequest(f"names must be a list of at most {players} names")
-    names = [n.strip()[:24] or f"Player {i + 1}" for i, n in enumerate(value)]
-    return names + [f"Player {i + 1}" for i in range(len(names), players)]
+        raise BadRequest(_("names must be a list of at most {most} names").format(most=players))
+    names = [n.strip()[:24] or _("Player {n}").format(n=i + 1) for i, n in enumerate(value)]
+    return names + [_("Player {n}").format(n=i + 1) for i in range(len(names), players)]
+
+
+def _whole(value: int) -> str:
+    """A count in a message: ``10 000`` in French, ``10000`` in English (as
+    the page has always written it)."""
+    return str(value) if language() == "en" else number(value)
+

@@ -8,6 +8,11 @@
 // this script runs, so the page is never blank), and again whenever an
 // answer takes a moment; a request that fails, or gets no answer within
 // TIMEOUT_MS, shows one line and leaves the game as it was.
+//
+// The page speaks French or English (text.js, loaded first, has its words
+// and numbers): every question to the server says the language (?lang=),
+// so that its one-line errors and the texts it writes (a refusal, the
+// strategy card, the default names) come in it too.
 "use strict";
 
 const STORE = "farkle-table";
@@ -28,13 +33,25 @@ let gamesTimer = null;   // looks again at a game whose table another farkle mak
 
 const $ = (id) => document.getElementById(id);
 
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;",
-    '"': "&quot;", "'": "&#39;"}[c]));
+// ------------------------------------------------------------ language
+// The words and numbers of the page's language: text.js.
+async function switchLanguage(code) {
+  if (busy || code === lang) return;
+  localStorage.setItem(LANG_STORE, code);
+  await setLanguage(code);
+  clearMessage();
+  if (!$("play").hidden && answer) {
+    // The server's words (a refusal, the card, the default names) again,
+    // in the new language.
+    if (!(await ask(entries))) render();
+  } else {
+    renderGames();
+    updateSetup();
+  }
 }
 
-const pct = (p) => `${(p * 100).toFixed(2)}%`;
-const pp = (p) => `${(p * 100).toFixed(2)} pp`;
+const pct = (p) => percentSign(two(p * 100));
+const pp = (p) => fmt(_("{value} pp"), {value: two(p * 100)});
 
 // ------------------------------------------------------------ storage
 function save(view) {
@@ -89,7 +106,8 @@ async function request(path, options = {}) {
     const reply = await requestOnce(path, options);
     const wait = reply.status === 503 && Number(reply.data.retry_after);
     if (!(wait > 0)) return reply;
-    showMessage(`${refusal(reply)} (asking again every ${wait} s)`);
+    showMessage(fmt(_("{reason} (asking again every {seconds} s)"),
+      {reason: refusal(reply), seconds: wait}));
     await new Promise((resolve) => setTimeout(resolve, wait * 1000));
   }
 }
@@ -98,20 +116,21 @@ async function requestOnce(path, options) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
   try {
-    const response = await fetch(path, {...options, signal: abort.signal});
+    const response = await fetch(withLang(path), {...options, signal: abort.signal});
     let data;
     try { data = await response.json(); } catch (e) { data = {}; }
     return {ok: response.ok, status: response.status, data};
   } catch (error) {
     throw new Error(abort.signal.aborted
-      ? `the server did not answer within ${TIMEOUT_MS / 1000} s`
-      : `cannot reach the server: ${error.message}`);
+      ? fmt(_("the server did not answer within {seconds} s"), {seconds: TIMEOUT_MS / 1000})
+      : fmt(_("cannot reach the server: {reason}"), {reason: error.message}));
   } finally {
     clearTimeout(timer);
   }
 }
 
-const refusal = (reply) => reply.data.error || `the server answered ${reply.status}`;
+const refusal = (reply) => reply.data.error || fmt(_("the server answered {status}"),
+  {status: reply.status});
 
 async function ask(newEntries, game = settings) {
   // Post the game with `newEntries`; adopt them on 200. True on success.
@@ -155,13 +174,19 @@ async function loadGames() {
   } catch (error) {
     showMessage(error.message);
   }
-  $("game").innerHTML = games.map((g) => {
-    const missing = g.table ? "" : " (no table yet)";
-    return `<option value="${esc(g.name)}">${esc(g.name)}${missing}</option>`;
-  }).join("");
+  renderGames();
   // The first game that can be played is the one offered.
   const playable = games.find((g) => g.table);
   if (playable) $("game").value = playable.name;
+}
+
+function renderGames() {
+  const chosen = $("game").value;
+  $("game").innerHTML = games.map((g) => {
+    const shown = g.table ? g.name : fmt(_("{game} (no table yet)"), {game: g.name});
+    return `<option value="${esc(g.name)}">${esc(shown)}</option>`;
+  }).join("");
+  if (games.some((g) => g.name === chosen)) $("game").value = chosen;
 }
 
 function currentGame() {
@@ -171,12 +196,17 @@ function currentGame() {
 // Points a fall costs in the game being played (0: a fall goes back a bank).
 const fallPenalty = () => (games.find((g) => g.name === settings.game) || {}).fall_penalty || 0;
 
+const dice = (n) => fmt(ngettext("{n} die", "{n} dice", n), {n});
+
 function describeRules(r) {
-  const parts = [`target ${r.target}`, `${r.dice} ${r.dice === 1 ? "die" : "dice"}`];
-  if (r.entry) parts.push(`entry ${r.entry}`);
-  if (r.crosses && r.fall_penalty) parts.push(`${r.crosses} zero turns in a row: −${r.fall_penalty}`);
-  else if (r.crosses) parts.push(`${r.crosses} crosses`);
-  if (r.takeover) parts.push("take-over");
+  const parts = [fmt(_("target {points}"), {points: num(r.target)}), dice(r.dice)];
+  if (r.entry) parts.push(fmt(_("entry {points}"), {points: num(r.entry)}));
+  if (r.crosses && r.fall_penalty) {
+    parts.push(fmt(_("{n} zero turns in a row: −{points}"), {n: r.crosses, points: num(r.fall_penalty)}));
+  } else if (r.crosses) {
+    parts.push(fmt(ngettext("{n} cross", "{n} crosses", r.crosses), {n: r.crosses}));
+  }
+  if (r.takeover) parts.push(_("take-over"));
   return parts.join(" · ");
 }
 
@@ -195,19 +225,21 @@ function updateSetup() {
   const info = $("game-info");
   const start = $("start");
   if (!g) {
-    info.textContent = "No game is served.";
+    info.textContent = _("No game is served.");
     start.disabled = true;
   } else if (!g.table && g.solving !== null && g.solving !== undefined) {
     // Another farkle is making the table: look again every few seconds;
     // Start is offered as soon as it is there.
-    const pid = g.solving ? ` (pid ${g.solving})` : "";
-    info.innerHTML = `${esc(describeRules(g))}<br><strong>Being solved now by another ` +
-      `farkle${esc(pid)}.</strong> This page goes on when it is done.`;
+    const solving = g.solving ? fmt(_("Being solved now by another farkle (pid {pid})."), {pid: g.solving})
+      : _("Being solved now by another farkle.");
+    info.innerHTML = `${esc(describeRules(g))}<br><strong>${esc(solving)}</strong> ` +
+      esc(_("This page goes on when it is done."));
     start.disabled = true;
     gamesTimer = setTimeout(refreshGames, GAMES_EVERY_MS);
   } else if (!g.table) {
-    info.innerHTML = `${esc(describeRules(g))}<br><strong>No table here yet.</strong> ` +
-      `Make it with: <code class="command">${esc(g.command)}</code>`;
+    const none = _("No table here yet.");
+    info.innerHTML = `${esc(describeRules(g))}<br><strong>${esc(none)}</strong> ` +
+      html(_("Make it with: {command}"), {command: `<code class="command">${esc(g.command)}</code>`});
     start.disabled = true;
   } else {
     info.textContent = describeRules(g);
@@ -215,10 +247,10 @@ function updateSetup() {
   }
   const pinfo = $("players-info");
   if (g && g.table && players > 2 && !(g.exact_players || []).includes(players)) {
-    pinfo.textContent = `No exact ${players}-player table: the advice is the model's ` +
-      `(a race of independent duels with each player, from the two-player table).`;
+    pinfo.textContent = fmt(_("No exact {n}-player table: the advice is the model's (a race of independent duels with each player, from the two-player table)."),
+      {n: players});
   } else if (g && g.table) {
-    pinfo.textContent = `Exact ${players}-player table.`;
+    pinfo.textContent = fmt(_("Exact {n}-player table."), {n: players});
   } else {
     pinfo.textContent = "";
   }
@@ -229,9 +261,10 @@ function updateSetup() {
   for (let i = 0; i < players; i++) {
     const row = document.createElement("div");
     row.className = "name-row";
+    const placeholder = fmt(_("Player {n}"), {n: i + 1});
     row.innerHTML = `<label for="name-${i}">${i + 1}</label>` +
       `<input id="name-${i}" class="name" type="text" maxlength="24" autocomplete="off" ` +
-      `placeholder="Player ${i + 1}">`;
+      `placeholder="${esc(placeholder)}">`;
     row.querySelector("input").value = typed[i] || "";
     box.appendChild(row);
   }
@@ -284,42 +317,53 @@ const diceRow = (faces) => faces.map((f) => die(f)).join("");
 
 // ------------------------------------------------------------ words
 function nameOf(seat) {
-  return (answer && answer.names[seat]) || `Player ${seat + 1}`;
+  return (answer && answer.names[seat]) || fmt(_("Player {n}"), {n: seat + 1});
 }
+
+const both = (names) => names.reduce((first, second) => fmt(_("{first} and {second}"), {first, second}));
 
 function choiceWords(c) {
   switch (c.action) {
-    case "keep": return `keep ${c.keep.join(" ")} (+${c.points})`;
-    case "bank": return "bank";
-    case "roll": return "roll";
-    case "take": return "take over";
-    case "fresh": return "roll fresh";
-    case "zero": return "zero roll";
+    case "keep": return fmt(_("keep {dice} (+{points})"), {dice: c.keep.join(" "), points: num(c.points)});
+    case "bank": return _("bank");
+    case "roll": return _("roll");
+    case "take": return _("take over");
+    case "fresh": return _("roll fresh");
+    case "zero": return _("zero roll");
     default: return c.action;
   }
 }
 
-const THEN = {bank: "then bank", roll: "then roll on", win: "wins the game",
-  zero: "overshoots: the turn is lost"};
+const THEN = {bank: N_("then bank"), roll: N_("then roll on"), win: N_("wins the game"),
+  zero: N_("overshoots: the turn is lost")};
 
 function eventWords(e) {
-  const who = nameOf(e.seat);
+  const values = {name: nameOf(e.seat), dice: e.dice.join(" "), points: num(e.points),
+    score: num(e.score), n: e.count};
+  const say = (text) => fmt(text, values);
   switch (e.kind) {
-    case "roll": return `${who} rolled ${e.dice.join(" ")}`;
-    case "keep": return `${who} kept ${e.dice.join(" ")} (+${e.points})${e.forced && answer.rules.dice > 1 ? ", the only keep" : ""}`;
-    case "zero": return `${who}: no die scores, ${e.points} lost`;
-    case "bank": return `${who} banked ${e.points}, now ${e.score}` +
-      (e.count ? ` (offers ${e.points} with ${e.count} dice)` : "");
-    case "cross": return `${who} gets cross ${e.count}`;
+    case "roll": return say(_("{name} rolled {dice}"));
+    case "keep": return say(e.forced && answer.rules.dice > 1 ? _("{name} kept {dice} (+{points}), the only keep")
+      : _("{name} kept {dice} (+{points})"));
+    case "zero": return say(ngettext("{name}: no die scores, {points} lost", "{name}: no die scores, {points} lost",
+      e.points));
+    case "bank": return say(e.count
+      ? ngettext("{name} banked {points}, now {score} (offers {points} with {n} die)",
+        "{name} banked {points}, now {score} (offers {points} with {n} dice)", e.count)
+      : _("{name} banked {points}, now {score}"));
+    case "cross": return say(_("{name} gets cross {n}"));
     case "fall": return settings && fallPenalty()
-      ? `${who} loses ${fallPenalty()} points: ${e.score}` : `${who} falls back to ${e.score}`;
-    case "take": return `${who} takes over ${e.points} with ${e.count} dice`;
-    case "fresh": return `${who} rolls fresh`;
-    case "overshoot": return `${who} overshoots the target: ${e.points} lost`;
-    case "win": return `${who} wins with ${e.score}`;
-    case "last-turn": return `${who}: one last turn to pass ${e.score}`;
-    case "tie": return `${who} banked ${e.points}, equal at ${e.score}: the win is shared`;
-    case "shared": return `${e.seats.map(nameOf).join(" and ")} share the win at ${e.score}`;
+      ? fmt(_("{name} loses {penalty} points: {score}"), {...values, penalty: num(fallPenalty())})
+      : say(_("{name} falls back to {score}"));
+    case "take": return say(ngettext("{name} takes over {points} with {n} die",
+      "{name} takes over {points} with {n} dice", e.count));
+    case "fresh": return say(_("{name} rolls fresh"));
+    case "overshoot": return say(_("{name} overshoots the target: {points} lost"));
+    case "win": return say(_("{name} wins with {score}"));
+    case "last-turn": return say(_("{name}: one last turn to pass {score}"));
+    case "tie": return say(_("{name} banked {points}, equal at {score}: the win is shared"));
+    case "shared": return fmt(_("{names} share the win at {score}"), {names: both(e.seats.map(nameOf)),
+      score: num(e.score)});
     default: return null;
   }
 }
@@ -340,121 +384,151 @@ function render() {
 }
 
 function sharers(a) {
-  return a.holders.map(nameOf).join(" and ");
+  return both(a.holders.map(nameOf));
 }
 
 function renderStatus(a) {
-  const model = a.model ? `advice model: ${a.model}` : `exact ${a.players}-player table`;
+  const model = a.model ? fmt(_("advice model: {model}"), {model: a.model})
+    : fmt(_("exact {n}-player table"), {n: a.players});
   let line;
   if (a.phase === "over") {
-    line = a.winner === null ? `<p class="turn">The win is shared by ${esc(sharers(a))}</p>`
-      : `<p class="turn"><strong>${esc(nameOf(a.winner))}</strong> has won</p>`;
+    line = a.winner === null
+      ? esc(fmt(_("The win is shared by {names}"), {names: sharers(a)}))
+      : html(_("{name} has won"), {name: `<strong>${esc(nameOf(a.winner))}</strong>`});
+    line = `<p class="turn">${line}</p>`;
   } else {
-    line = `<p class="turn">Turn ${a.turn_number}: <strong id="mover">${esc(nameOf(a.mover))}</strong> to play</p>` +
-      `<p class="counts">turn total <strong id="turn-total">${a.turn_total}</strong> · ` +
-      `<strong id="in-hand">${a.in_hand}</strong> ${a.in_hand === 1 ? "die" : "dice"} in hand` +
-      (a.offer ? ` · offer <strong>${a.offer.points}</strong> with ${a.offer.dice} dice` : "") +
-      `</p>`;
+    const turn = html(_("Turn {turn}: {name} to play"), {turn: a.turn_number,
+      name: `<strong id="mover">${esc(nameOf(a.mover))}</strong>`});
+    const total = html(_("turn total {points}"), {points: `<strong id="turn-total">${num(a.turn_total)}</strong>`});
+    const hand = html(ngettext("{n} die in hand", "{n} dice in hand", a.in_hand),
+      {n: `<strong id="in-hand">${a.in_hand}</strong>`});
+    const offer = a.offer ? " · " + html(ngettext("offer {points} with {n} die", "offer {points} with {n} dice", a.offer.dice),
+      {points: `<strong>${num(a.offer.points)}</strong>`, n: a.offer.dice}) : "";
+    line = `<p class="turn">${turn}</p><p class="counts">${total} · ${hand}${offer}</p>`;
   }
   $("status").innerHTML = line +
     `<p class="model">${esc(a.game)} · ${esc(describeRules(a.rules))} · <span id="model">${esc(model)}</span></p>`;
 }
+
+const RECOMMENDED = () => _("recommended");
 
 function choiceButton(c, best, extra = "") {
   const keep = c.keep ? ` data-keep="${c.keep.join(",")}"` : "";
   return `<button type="button" class="choice${best ? " best" : ""}" data-action="${c.action}"${keep}>` +
     `<span class="what">${extra}</span>` +
     `<span class="win">${pct(c.win)}</span>` +
-    (best ? `<span class="badge">recommended</span>` : "") + `</button>`;
+    (best ? `<span class="badge">${esc(RECOMMENDED())}</span>` : "") + `</button>`;
 }
 
 function renderDecision(a) {
   const box = $("decision");
   const advice = a.advice;
   const note = advice && advice.note ? `<p id="note" class="note">${esc(advice.note)}</p>` : "";
-  const mixed = advice && advice.mixed != null
-    ? `<p class="note">the table's equilibrium mixes this decision (probability ${pct(advice.mixed)})</p>` : "";
+  const mixes = advice && advice.mixed != null
+    ? fmt(_("the table's equilibrium mixes this decision (probability {chance})"), {chance: pct(advice.mixed)}) : null;
+  const mixed = mixes ? `<p class="note">${esc(mixes)}</p>` : "";
   const best = advice ? advice.choices[a.recommended] : null;
-  let html = "";
+  let out = "";
   if (a.phase === "roll") {
     const slots = [];
+    const remove = _("remove {face}");
     for (let i = 0; i < a.in_hand; i++) {
       slots.push(i < tapped.length
-        ? `<button type="button" class="tapped" data-index="${i}" aria-label="remove ${tapped[i]}">${die(tapped[i])}</button>`
+        ? `<button type="button" class="tapped" data-index="${i}" aria-label="${esc(fmt(remove, {face: tapped[i]}))}">${die(tapped[i])}</button>`
         : `<span class="slot"></span>`);
     }
-    html = `<h2>Roll ${a.in_hand} ${a.in_hand === 1 ? "die" : "dice"}: tap what fell</h2>` +
+    const heading = fmt(ngettext("Roll {n} die: tap what fell", "Roll {n} dice: tap what fell", a.in_hand), {n: a.in_hand});
+    const words = {clear: _("Clear"), throw: _("Throw for me"),
+      info: fmt(ngettext("The roll goes in when {n} die is tapped; tap a tapped die to remove it.",
+        "The roll goes in when {n} dice are tapped; tap a tapped die to remove it.", a.in_hand), {n: a.in_hand})};
+    out = `<h2>${esc(heading)}</h2>` +
       `<div id="tapped-dice" class="tapped-row">${slots.join("")}</div>` +
       `<div class="faces">${[1, 2, 3, 4, 5, 6].map((f) =>
         `<button type="button" class="face" data-face="${f}" aria-label="${f}">${die(f)}</button>`).join("")}</div>` +
-      `<div class="row"><button type="button" id="clear">Clear</button>` +
-      `<button type="button" id="throw">Throw for me</button></div>` +
-      `<p class="info">The roll goes in when ${a.in_hand} ${a.in_hand === 1 ? "die is" : "dice are"} tapped; tap a tapped die to remove it.</p>`;
+      `<div class="row"><button type="button" id="clear">${esc(words.clear)}</button>` +
+      `<button type="button" id="throw">${esc(words.throw)}</button></div>` +
+      `<p class="info">${esc(words.info)}</p>`;
   } else if (a.phase === "keep") {
-    html = `<h2>Rolled</h2><div class="roll">${diceRow(a.roll)}</div>` +
-      `<h2>Keep which?</h2><div class="choices">` +
+    const words = {rolled: _("Rolled"), which: _("Keep which?")};
+    const then = (c) => (THEN[c.then] ? _(THEN[c.then]) : c.then);
+    out = `<h2>${esc(words.rolled)}</h2><div class="roll">${diceRow(a.roll)}</div>` +
+      `<h2>${esc(words.which)}</h2><div class="choices">` +
       advice.choices.map((c, i) => choiceButton(c, i === 0,
-        `<span class="kept">${diceRow(c.keep)}</span><span class="detail">+${c.points} · ${esc(THEN[c.then] || c.then)}</span>`)).join("") +
+        `<span class="kept">${diceRow(c.keep)}</span><span class="detail">+${num(c.points)} · ${esc(then(c))}</span>`)).join("") +
       `</div>`;
   } else if (a.phase === "bank") {
+    const words = {roll: fmt(ngettext("Roll {n} die", "Roll {n} dice", a.in_hand), {n: a.in_hand}),
+      bank: fmt(_("Bank {points}"), {points: num(a.turn_total)}),
+      on: _("Roll on"), only: _("the only choice"), not: _("not allowed"), question: _("Bank or roll?")};
     if (a.bank_refusal) {
-      html = `<h2>Roll on</h2><p id="refusal" class="refusal">${esc(a.bank_refusal)}</p>` +
+      out = `<h2>${esc(words.on)}</h2><p id="refusal" class="refusal">${esc(a.bank_refusal)}</p>` +
         `<div class="choices">` +
-        `<button type="button" class="choice best" data-action="roll"><span class="what">Roll ${a.in_hand} ${a.in_hand === 1 ? "die" : "dice"}</span><span class="win">the only choice</span></button>` +
-        `<button type="button" class="choice" data-action="bank"><span class="what">Bank ${a.turn_total}</span><span class="win">not allowed</span></button>` +
+        `<button type="button" class="choice best" data-action="roll"><span class="what">${esc(words.roll)}</span><span class="win">${esc(words.only)}</span></button>` +
+        `<button type="button" class="choice" data-action="bank"><span class="what">${esc(words.bank)}</span><span class="win">${esc(words.not)}</span></button>` +
         `</div>`;
     } else {
-      const words = {bank: `Bank ${a.turn_total}`, roll: `Roll ${a.in_hand} ${a.in_hand === 1 ? "die" : "dice"}`};
-      html = `<h2>Bank or roll?</h2><div class="choices">` +
+      out = `<h2>${esc(words.question)}</h2><div class="choices">` +
         advice.choices.map((c) => choiceButton(c, c === best, esc(words[c.action] || c.action))).join("") +
         `</div>`;
     }
   } else if (a.phase === "take") {
-    const words = {take: `Take over ${a.offer.points} with ${a.offer.dice} dice`, fresh: `Roll ${a.rules.dice} dice fresh`};
-    html = `<h2>Take over or roll fresh?</h2><div class="choices">` +
+    const words = {take: fmt(ngettext("Take over {points} with {n} die", "Take over {points} with {n} dice", a.offer.dice),
+      {points: num(a.offer.points), n: a.offer.dice}),
+    fresh: fmt(ngettext("Roll {n} die fresh", "Roll {n} dice fresh", a.rules.dice), {n: a.rules.dice}),
+    question: _("Take over or roll fresh?")};
+    out = `<h2>${esc(words.question)}</h2><div class="choices">` +
       advice.choices.map((c) => choiceButton(c, c === best, esc(words[c.action] || c.action))).join("") +
       `</div>`;
   } else if (a.phase === "over") {
-    html = (a.winner === null ? `<h2 id="winner">The win is shared by ${esc(sharers(a))} at ${a.to_pass}</h2>`
-      : `<h2 id="winner">${esc(nameOf(a.winner))} wins with ${a.sheet[a.winner].score}</h2>`) +
-      `<h3>Review: win probability given up by each player's decisions</h3><ul id="review">` +
-      a.sheet.map((line, seat) => `<li>${esc(nameOf(seat))}: ` +
-        `gave up ${pp(line.given_up)}</li>`).join("") +
+    const winner = a.winner === null
+      ? fmt(_("The win is shared by {names} at {score}"), {names: sharers(a), score: num(a.to_pass)})
+      : fmt(_("{name} wins with {score}"), {name: nameOf(a.winner), score: num(a.sheet[a.winner].score)});
+    const review = _("Review: win probability given up by each player's decisions");
+    const gaveUp = _("{name}: gave up {cost}");
+    out = `<h2 id="winner">${esc(winner)}</h2><h3>${esc(review)}</h3><ul id="review">` +
+      a.sheet.map((line, seat) => `<li>${esc(fmt(gaveUp, {name: nameOf(seat), cost: pp(line.given_up)}))}</li>`).join("") +
       `</ul>`;
   }
-  box.innerHTML = html + note + mixed;
+  box.innerHTML = out + note + mixed;
 }
 
 function renderLastDecision(a) {
   const d = a.last_decision;
   const box = $("last-decision");
   if (!d) {
-    box.innerHTML = `<p class="info">No decision yet.</p>`;
+    const none = _("No decision yet.");
+    box.innerHTML = `<p class="info">${esc(none)}</p>`;
     return;
   }
-  const who = nameOf(d.seat);
+  const words = {best: fmt(_("best: {choice}: {chance}"), {choice: choiceWords(d.best), chance: pct(d.best.win)}),
+    cost: fmt(_("cost {cost}"), {cost: pp(d.cost)}), good: _("best choice"),
+    label: fmt(_("Last decision (turn {turn})"), {turn: d.turn_number}),
+    chosen: fmt(_("{name}: {choice}: {chance}"), {name: nameOf(d.seat), choice: choiceWords(d.chosen),
+      chance: pct(d.chosen.win)})};
   const verdict = d.cost > 0
-    ? `<br>best: ${esc(choiceWords(d.best))}: ${pct(d.best.win)} · <strong class="cost">cost ${pp(d.cost)}</strong>`
-    : ` · <strong class="good">best choice</strong>`;
-  box.innerHTML = `<p><span class="label">Last decision (turn ${d.turn_number})</span>` +
-    `${esc(who)}: ${esc(choiceWords(d.chosen))}: ${pct(d.chosen.win)}${verdict}</p>`;
+    ? `<br>${esc(words.best)} · <strong class="cost">${esc(words.cost)}</strong>`
+    : ` · <strong class="good">${esc(words.good)}</strong>`;
+  box.innerHTML = `<p><span class="label">${esc(words.label)}</span>${esc(words.chosen)}${verdict}</p>`;
 }
 
 function renderSheet(a) {
   const crosses = a.rules.crosses > 0;
   const previous = crosses && !a.rules.fall_penalty;   // a penalty keeps no previous score
-  const head = `<thead><tr><th>Player</th><th class="num">Score</th>` +
-    (crosses ? `<th class="num" title="crosses">✕</th>` : "") +
-    (previous ? `<th class="num" title="previous score">Prev.</th>` : "") +
-    `<th class="num" title="win probability given up by this player's decisions">Given up</th></tr></thead>`;
+  const words = {player: _("Player"), score: _("Score"), crosses: _("crosses"),
+    previousScore: _("previous score"), prev: _("Prev."),
+    givenUpTitle: _("win probability given up by this player's decisions"), givenUp: _("Given up")};
+  const head = `<thead><tr><th>${esc(words.player)}</th><th class="num">${esc(words.score)}</th>` +
+    (crosses ? `<th class="num" title="${esc(words.crosses)}">✕</th>` : "") +
+    (previous ? `<th class="num" title="${esc(words.previousScore)}">${esc(words.prev)}</th>` : "") +
+    `<th class="num" title="${esc(words.givenUpTitle)}">${esc(words.givenUp)}</th></tr></thead>`;
   const rows = a.sheet.map((line, seat) => {
     const mover = a.phase !== "over" && seat === a.mover;
     const won = a.phase === "over" && seat === a.winner;
     return `<tr data-seat="${seat}" class="${mover ? "mover" : ""}${won ? " winner" : ""}">` +
       `<td class="who"><span class="swatch" style="background:${COLOURS[seat]}"></span>${mover ? "▶ " : ""}${esc(line.name)}</td>` +
-      `<td class="num score">${line.score}</td>` +
+      `<td class="num score">${num(line.score)}</td>` +
       (crosses ? `<td class="num">${"✕".repeat(line.crosses) || "–"}</td>` : "") +
-      (previous ? `<td class="num">${line.previous}</td>` : "") +
+      (previous ? `<td class="num">${num(line.previous)}</td>` : "") +
       `<td class="num given-up">${pp(line.given_up)}</td></tr>`;
   }).join("");
   $("sheet").innerHTML = head + `<tbody>${rows}</tbody>`;
@@ -462,8 +536,9 @@ function renderSheet(a) {
   if (a.rules.takeover) {
     offer.hidden = false;
     offer.textContent = a.offer
-      ? `On the table: ${a.offer.points} with ${a.offer.dice} dice to take over.`
-      : "No offer on the table.";
+      ? fmt(ngettext("On the table: {points} with {n} die to take over.",
+        "On the table: {points} with {n} dice to take over.", a.offer.dice), {points: num(a.offer.points), n: a.offer.dice})
+      : _("No offer on the table.");
   } else {
     offer.hidden = true;
   }
@@ -475,15 +550,17 @@ function renderChart(a) {
   const n = points.length;
   const x = (i) => L + (n <= 1 ? 0 : (i * (W - L - R)) / (n - 1));
   const y = (p) => T + (1 - p) * (H - T - B);
-  let svg = `<svg id="chart" viewBox="0 0 ${W} ${H}" role="img" ` +
-    `aria-label="each player's chance of winning at every turn start">`;
+  const label = _("each player's chance of winning at every turn start");
+  let svg = `<svg id="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">`;
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(p)}" y2="${y(p)}"/>` +
-      `<text class="axis" x="${L - 5}" y="${y(p) + 4}" text-anchor="end">${p * 100}%</text>`;
+      `<text class="axis" x="${L - 5}" y="${y(p) + 4}" text-anchor="end">${percentSign(p * 100)}</text>`;
   }
-  svg += `<text class="axis" x="${L}" y="${H - 6}">turn ${points[0].turn}</text>` +
+  const turn = (t) => esc(fmt(_("turn {turn}"), {turn: t}));
+  const count = esc(fmt(ngettext("{n} point", "{n} points", n), {n}));
+  svg += `<text class="axis" x="${L}" y="${H - 6}">${turn(points[0].turn)}</text>` +
     `<text class="axis" x="${W - R}" y="${H - 6}" text-anchor="end">` +
-    `${n > 1 ? `turn ${points[n - 1].turn} · ` : ""}${n} ${n === 1 ? "point" : "points"}</text>`;
+    `${n > 1 ? `${turn(points[n - 1].turn)} · ` : ""}${count}</text>`;
   const latest = [];
   for (let seat = 0; seat < a.players; seat++) {
     const have = [];
@@ -514,15 +591,17 @@ function renderCard(a) {
   $("card").textContent = a.card.text;
   $("card-note").textContent = a.card.players === a.players
     ? ""
-    : `Fitted for ${a.card.players} players: play it against the leader.`;
+    : fmt(_("Fitted for {n} players: play it against the leader."), {n: a.card.players});
 }
+
+const NOTHING_YET = () => _("Nothing yet.");
 
 function renderLog(a) {
   const words = a.events.map(eventWords).filter((w) => w !== null);
   const last = words.slice(-10).reverse();
   $("log").innerHTML = last.length
     ? last.map((w) => `<li>${esc(w)}</li>`).join("")
-    : `<li class="info">Nothing yet.</li>`;
+    : `<li class="info">${esc(NOTHING_YET())}</li>`;
 }
 
 // ------------------------------------------------------------ actions
@@ -566,6 +645,10 @@ function onPlayClick(event) {
 }
 
 async function main() {
+  await setLanguage(chosenLanguage());
+  document.querySelectorAll("#lang-switch button").forEach((button) => {
+    button.addEventListener("click", () => switchLanguage(button.dataset.lang));
+  });
   $("play").addEventListener("click", onPlayClick);
   $("game").addEventListener("change", updateSetup);
   $("players").addEventListener("change", updateSetup);

@@ -1,8 +1,18 @@
 """``farkle serve``: the page for the table, over HTTP.
 
 ``GET /`` and its files (``solver/web``: plain HTML, CSS and JavaScript,
-nothing fetched from elsewhere) and the JSON questions of
-:mod:`solver.web.api`. Nothing is written anywhere: tables are only read.
+nothing fetched from elsewhere), the page's words in French
+(``GET /api/messages?lang=fr``: :func:`page_messages`) and the JSON
+questions of :mod:`solver.web.api`. Nothing is written anywhere: tables are
+only read.
+
+**In the request's language.** A request says its language by its
+``lang`` query parameter or its Accept-Language header
+(:func:`request_language`; else the server's own, ``--lang`` or the
+environment): its error lines and the texts the answers carry (a refusal,
+the strategy card, the default names) are in it. The language is set in
+the thread serving the request (solver.text's context variable) and reset
+after it. JSON keys and the values the page computes with never change.
 
 What the server guarantees, whoever connects:
 
@@ -33,14 +43,17 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import socket
 import sys
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from urllib.parse import parse_qs, urlsplit
 
 from solver.model.errors import UsageError
+from solver.text import LANGUAGES, _, catalog, language, number, set_language
 from solver.web.api import TableDesk
 
 MAX_BODY = 1 << 20
@@ -66,9 +79,12 @@ MAX_MESSAGE = 300
 
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/text.js": ("text.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
 QUESTIONS = ("/api/game", "/api/advise")
-GET_PATHS = (*STATIC, "/api/games")
+GET_PATHS = (*STATIC, "/api/games", "/api/messages")
+PAGE_SCRIPTS = ("text.js", "app.js")
+"""The page's scripts, whose marked words ``/api/messages`` translates."""
 
 HUNG_UP = (ConnectionError, TimeoutError)
 """What a client that goes away or goes silent raises in the thread
@@ -87,6 +103,63 @@ class Refusal(Exception):
 
 def page_file(name: str) -> bytes:
     return resources.files("solver").joinpath("web", name).read_bytes()
+
+
+# ---------------------------------------------------------------- the page's words
+_PAGE_MESSAGE = re.compile(r'\b(?:N_|_)\(\s*("(?:[^"\\\n]|\\.)*")\s*\)')
+_PAGE_PLURAL = re.compile(r'\bngettext\(\s*("(?:[^"\\\n]|\\.)*")\s*,\s*("(?:[^"\\\n]|\\.)*")')
+_page_messages: dict[str, dict] = {}
+
+
+def page_messages(code: str) -> dict:
+    """The page's messages in language ``code`` (``GET /api/messages``): each
+    message marked in its scripts (``_("...")``, ``N_("...")``) -> its
+    translation, and each ``ngettext(singular, plural, n)`` -> its forms
+    ``[one, millions, other]`` (the catalog's plural forms: French has three;
+    text.js picks one by the language's rule). English has none: the page
+    shows what it marks."""
+    if code not in _page_messages:
+        script = "\n".join(page_file(name).decode() for name in PAGE_SCRIPTS)
+        found = catalog(code)
+        messages: dict = {}
+        if code != "en":
+            for literal in _PAGE_MESSAGE.findall(script):
+                text = json.loads(literal)
+                messages[text] = found.gettext(text)
+            for one, many in _PAGE_PLURAL.findall(script):
+                one, many = json.loads(one), json.loads(many)
+                messages[one] = [found.ngettext(one, many, n) for n in (1, 1_000_000, 2)]
+        _page_messages[code] = messages
+    return _page_messages[code]
+
+
+def request_language(path: str, accept: str | None, default: str) -> str:
+    """The language a request asks for: its ``lang`` query parameter
+    (``fr``, ``en``), else the first language of its Accept-Language
+    header that the program speaks (by quality), else ``default`` (the
+    server's own: ``--lang`` or the environment)."""
+    for value in parse_qs(urlsplit(path).query).get("lang", []):
+        code = _primary(value)
+        if code in LANGUAGES:
+            return code
+    ranked = []
+    for order, part in enumerate((accept or "").split(",")):
+        tag, _semicolon, rest = part.partition(";")
+        quality = 1.0
+        match = re.search(r"q\s*=\s*([0-9.]+)", rest)
+        if match:
+            try:
+                quality = float(match.group(1))
+            except ValueError:
+                quality = 0.0
+        if _primary(tag) in LANGUAGES and quality > 0:
+            ranked.append((-quality, order, _primary(tag)))
+    return min(ranked)[2] if ranked else default
+
+
+def _primary(tag: str) -> str:
+    """``fr`` of ``fr-FR``, ``FR``, `` fr_CA``."""
+    return tag.strip().replace("_", "-").split("-")[0].lower()
 
 
 def one_line(text: str) -> str:
@@ -135,9 +208,29 @@ class TableServer(ThreadingHTTPServer):
 def make_handler(desk: TableDesk, quiet: bool = False):
     """The request handler class serving ``desk``."""
 
+    # The threads serving requests do not inherit the language chosen here
+    # (``--lang``): each request sets its own (request_language).
+    server_language = language()
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "farkle-serve"
         timeout = IDLE_SECONDS                  # StreamRequestHandler sets it on the socket
+
+        def handle_one_request(self):
+            """One request, answered in its language (set in this thread:
+            solver.text's context variable), then the server's again."""
+            set_language(server_language)
+            try:
+                super().handle_one_request()
+            finally:
+                set_language(None)
+
+        def parse_request(self):
+            ok = super().parse_request()
+            if ok:
+                set_language(request_language(self.path, self.headers.get("Accept-Language"),
+                                              server_language))
+            return ok
 
         def setup(self):
             super().setup()
@@ -152,10 +245,13 @@ def make_handler(desk: TableDesk, quiet: bool = False):
                 return self._wrong_method(path)
             if path == "/api/games":
                 return self._answer(lambda: (HTTPStatus.OK, {"games": desk.game_list()}))
+            if path == "/api/messages":
+                return self._answer(lambda: (HTTPStatus.OK, {
+                    "lang": language(), "messages": page_messages(language())}))
             if path in STATIC:
                 name, kind = STATIC[path]
                 return self._send(HTTPStatus.OK, page_file(name), kind)
-            self._error(HTTPStatus.NOT_FOUND, f"no page {path}")
+            self._error(HTTPStatus.NOT_FOUND, _("no page {path}").format(path=path))
 
         do_HEAD = do_GET                        # the same headers, no body (_send)
 
@@ -170,12 +266,14 @@ def make_handler(desk: TableDesk, quiet: bool = False):
             """405 and the methods ``path`` takes, or 404 for no such path."""
             self._discard_body()
             if path in QUESTIONS:
-                return self._error(HTTPStatus.METHOD_NOT_ALLOWED,
-                                   f"{path} takes POST, not {self.command}", allow="POST")
+                return self._error(HTTPStatus.METHOD_NOT_ALLOWED, _(
+                    "{path} takes POST, not {method}").format(path=path, method=self.command),
+                    allow="POST")
             if path in GET_PATHS:
-                return self._error(HTTPStatus.METHOD_NOT_ALLOWED,
-                                   f"{path} takes GET, not {self.command}", allow="GET, HEAD")
-            self._error(HTTPStatus.NOT_FOUND, f"no page {path}")
+                return self._error(HTTPStatus.METHOD_NOT_ALLOWED, _(
+                    "{path} takes GET, not {method}").format(path=path, method=self.command),
+                    allow="GET, HEAD")
+            self._error(HTTPStatus.NOT_FOUND, _("no page {path}").format(path=path))
 
         def _other_method(self):
             self._wrong_method(self._path())
@@ -200,43 +298,47 @@ def make_handler(desk: TableDesk, quiet: bool = False):
                 raise                           # the client is gone: nobody to answer
             except Exception as error:          # the server goes on whatever happens
                 self.log_error("failed on %s: %r", self.path, error)
-                return self._error(HTTPStatus.INTERNAL_SERVER_ERROR,
-                                   f"the server failed on this question: {error!r}")
+                return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, _(
+                    "the server failed on this question: {error}").format(error=repr(error)))
             self._json(status, data)
 
         def _body(self):
             """The request's JSON, or a :class:`Refusal`."""
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
                 raise Refusal(HTTPStatus.LENGTH_REQUIRED,
-                              "a question needs its Content-Length (no chunked bodies)")
+                              _("a question needs its Content-Length (no chunked bodies)"))
             length = self._length()
             if length > MAX_BODY:
                 raise Refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                              f"the request body is over {MAX_BODY} bytes")
+                              _("the request body is over {most} bytes").format(
+                                  most=_whole(MAX_BODY)))
             try:
                 raw = self.rfile.read(length)
             except TimeoutError:
-                raise Refusal(HTTPStatus.REQUEST_TIMEOUT, f"the request body did not arrive "
-                              f"within {REQUEST_SECONDS} s (or stopped for "
-                              f"{IDLE_SECONDS} s)") from None
+                raise Refusal(HTTPStatus.REQUEST_TIMEOUT, _(
+                    "the request body did not arrive within {seconds} s (or stopped for "
+                    "{idle} s)").format(seconds=REQUEST_SECONDS, idle=IDLE_SECONDS)) from None
             if len(raw) < length:
-                raise Refusal(HTTPStatus.BAD_REQUEST, f"the request body ended after "
-                              f"{len(raw)} of its {length} bytes")
+                raise Refusal(HTTPStatus.BAD_REQUEST, _(
+                    "the request body ended after {got} of its {length} bytes").format(
+                        got=_whole(len(raw)), length=_whole(length)))
             try:
                 body = json.loads(raw or b"null")
             except RecursionError:
                 raise Refusal(HTTPStatus.BAD_REQUEST,
-                              "the request body is nested too deeply") from None
+                              _("the request body is nested too deeply")) from None
             except ValueError as error:
                 # Not JSON, not UTF-8, or an integer longer than Python
                 # turns from text (4,300 digits: sys.get_int_max_str_digits).
                 what = error if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)) \
-                    else "it holds a number too long to read"
+                    else _("it holds a number too long to read")
                 raise Refusal(HTTPStatus.BAD_REQUEST,
-                              f"the request body is not JSON: {what}") from None
+                              _("the request body is not JSON: {reason}").format(reason=what)) \
+                    from None
             if _depth(body) > MAX_DEPTH:
                 raise Refusal(HTTPStatus.BAD_REQUEST,
-                              f"the request body is nested over {MAX_DEPTH} deep")
+                              _("the request body is nested over {most} deep").format(
+                                  most=MAX_DEPTH))
             return body
 
         def _length(self) -> int:
@@ -244,8 +346,9 @@ def make_handler(desk: TableDesk, quiet: bool = False):
             # Digits only, and few: int() would take "-5" (a read to the end
             # of the connection) or "1_000", and fail on 4,300 digits.
             if not text.isdigit() or not text.isascii() or len(text) > 12:
-                raise Refusal(HTTPStatus.BAD_REQUEST, f"Content-Length is not a number of "
-                              f"bytes: {text[:20]!r}")
+                raise Refusal(HTTPStatus.BAD_REQUEST, _(
+                    "Content-Length is not a number of bytes: {text}").format(
+                        text=repr(text[:20])))
             return int(text)
 
         def _discard_body(self):
@@ -330,12 +433,20 @@ def serve(desk: TableDesk, host: str, port: int, quiet: bool = False) -> None:
     try:
         server = TableServer((host, port), make_handler(desk, quiet))
     except OSError as error:
-        raise UsageError(f"cannot serve on {host}:{port}: {error.strerror}") from None
+        raise UsageError(_("cannot serve on {host}:{port}: {reason}").format(
+            host=host, port=port, reason=error.strerror)) from None
     bound_host, bound_port = server.server_address[:2]
-    print(f"serving the page on http://{bound_host}:{bound_port}/ (Ctrl-C stops)", flush=True)
+    print(_("serving the page on {address} (Ctrl-C stops)").format(
+        address=f"http://{bound_host}:{bound_port}/"), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+
+
+def _whole(value: int) -> str:
+    """A count in a message: ``1 048 576`` in French, ``1048576`` in English
+    (as the server has always written it)."""
+    return str(value) if language() == "en" else number(value)

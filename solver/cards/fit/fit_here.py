@@ -32,6 +32,7 @@ improvement, so that an interrupted search keeps its best card.
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 
 import numpy as np
@@ -47,7 +48,9 @@ from solver.cards.fit.search import (
 from solver.cards.record import Card
 from solver.cards.store import stored_cards, user_card, write_user_card
 from solver.model.errors import UsageError
+from solver.model.messages import Message
 from solver.model.rules import Rules
+from solver.text import N_, _, language, number
 
 
 def adopted(card: Card, rules: Rules, fitted_for: Rules) -> Card:
@@ -72,24 +75,45 @@ def starts(solution) -> dict[str, Card]:
     rules (for the table's number of players, and for two)."""
     from solver.model.rules import get_rules
     rules, players = solution.rules, solution_players(solution)
-    out = {"the first guess": first_guess(solution)} if players == 2 else {}
+    out = {Message(N_("the first guess")): first_guess(solution)} if players == 2 else {}
     for name, entry in stored_cards().items():
         other = get_rules(name)
         if (other.dice, other.unit) != (rules.dice, rules.unit):
             continue
-        out[f"{name}'s card"] = adopted(Card.from_dict(entry["card"]), rules, other)
+        out[Message(N_("{game}'s card"), game=name)] = adopted(Card.from_dict(entry["card"]),
+                                                              rules, other)
         fitted = entry.get("players", {}).get(str(players), {}).get("fitted")
         if fitted:
-            out[f"{name}'s card for {players}"] = adopted(Card.from_dict(fitted["card"]), rules,
-                                                          other)
+            out[Message(N_("{game}'s card for {players}"), game=name, players=players)] = \
+                adopted(Card.from_dict(fitted["card"]), rules, other)
     for table in dict.fromkeys((players, 2)):
         before = user_card(rules, table, refuse_other_rules=False)
         if before is not None:
-            out[f"the card fitted here for {table} players"] = Card.from_dict(before["card"])
+            out[Message(N_("the card fitted here for {players} players"), players=table)] = \
+                Card.from_dict(before["card"])
     if not out:
-        raise UsageError(f"no card to start from for {rules.name} with {players} players: "
-                         f"fit its two-player card first (farkle card ... --fit)")
+        raise UsageError(_("no card to start from for {game} with {players} players: fit its "
+                           "two-player card first (farkle card ... --fit)").format(
+            game=rules.name, players=players))
     return out
+
+
+_STARTS = [(re.compile(r"(?P<game>\S+)'s card for (?P<players>\d+)"),
+            N_("{game}'s card for {players}")),
+           (re.compile(r"the card fitted here for (?P<players>\d+) players"),
+            N_("the card fitted here for {players} players")),
+           (re.compile(r"(?P<game>\S+)'s card"), N_("{game}'s card")),
+           (re.compile(r"the first guess"), N_("the first guess"))]
+
+
+def shown_start(label: str) -> str:
+    """A start's label as stored with a card fitted here (English: ``"start"``
+    of its file), in the reader's language."""
+    for pattern, message in _STARTS:
+        found = pattern.fullmatch(label)
+        if found:
+            return _(message).format(**found.groupdict())
+    return label
 
 
 def solution_players(solution) -> int:
@@ -140,7 +164,8 @@ def fit_card(solution, rounds: int, command: str, log=lambda text: None,
                                          seat_values=seat_values, progress=step,
                                          measured={start: start_seats})
     keep(card, loss, seats, evaluations)
-    log(f"{evaluations} cards measured; the best gives up {100 * loss:.3f} points")
+    log(_("{count} cards measured; the best gives up {loss} points").format(
+        count=evaluations, loss=number(100 * loss, 3)))
     if players == 2:
         # What the rules people use give up beside it, as for the stored cards.
         entry["simple"] = measure_simple(solution, card, 1e-12)
@@ -162,11 +187,14 @@ def _best_exact_start(solution, cards: dict, log) -> tuple[str, Card, np.ndarray
             # What the search will take, from an evaluation after the first
             # (which loads the compiled kernels).
             each, moves = time.perf_counter() - before, count_moves(rules, card)
-            log(f"each card takes about {_duration(each)} to measure; a round of the "
-                f"search measures up to {moves:,} cards (at most {_duration(each * moves)})"
-                + (f"; --sampled {SAMPLED_GAMES} scores its moves over sampled games, far "
-                   f"sooner" if players == 2 and each * moves > 3600 else ""))
-        log(f"start from {label}: gives up {100 * loss:.3f} points")
+            log(_("each card takes about {each} to measure; a round of the search measures "
+                  "up to {moves} cards (at most {most})").format(
+                each=_duration(each), moves=number(moves), most=_duration(each * moves))
+                + (_("; --sampled {games} scores its moves over sampled games, far sooner")
+                   .format(games=SAMPLED_GAMES) if players == 2 and each * moves > 3600
+                   else ""))
+        log(_("start from {start}: gives up {loss} points").format(
+            start=label, loss=number(100 * loss, 3)))
         if best is None or loss < best[1] - 1e-9:
             best = (label, loss, card, seats)
     return best[0], best[2], best[3]
@@ -184,8 +212,9 @@ def _best_sampled_start(solution, cards: dict, log, sampled: int) -> tuple[str, 
     best = None
     for label, card in cards.items():
         loss, error = card_regret(solution, card, sampled, 1).loss()
-        log(f"start from {label}: gives up {100 * loss:.3f} ± {100 * error:.3f} points over "
-            f"{sampled:,} sampled games")
+        log(_("start from {start}: gives up {loss} ± {error} points over {games} sampled "
+              "games").format(start=label, loss=number(100 * loss, 3),
+                              error=number(100 * error, 3), games=number(sampled)))
         if best is None or loss < best[1]:
             best = (label, loss, card)
     return best[0], best[2]
@@ -199,22 +228,27 @@ def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, sta
     from solver.cards.seat_value import card_seat_values
     rules = solution.rules
     card = screen(solution, start, fields_to_fit(rules), games, plays, say=log)
-    log("measuring the card exactly" + (" and its start" if card != start else ""))
+    log(_("measuring the card exactly and its start") if card != start else
+        _("measuring the card exactly"))
     before_exact = time.perf_counter()
     measured = [(card, card_seat_values(solution, card))]
     if card != start:
         measured.append((start, card_seat_values(solution, start)))
     each = (time.perf_counter() - before_exact) / len(measured)
-    losses = [0.5 - float(np.mean(values)) for _, values in measured]
+    losses = [0.5 - float(np.mean(values)) for _card, values in measured]
     kept = int(np.argmin(losses))
     (card, seats), loss = measured[kept], losses[kept]
-    log(f"the search's card gives up {100 * losses[0]:.3f} points" +
-        (f", its start {100 * losses[1]:.3f}" if len(losses) > 1 else "") +
-        f" (each measured in {_duration(each)}); kept: {('the search', 'its start')[kept]}")
+    kept_one = (_("the search"), _("its start"))[kept]
+    log((_("the search's card gives up {loss} points, its start {start} (each measured in "
+           "{each}); kept: {kept}") if len(losses) > 1 else
+         _("the search's card gives up {loss} points (each measured in {each}); kept: {kept}"))
+        .format(loss=number(100 * losses[0], 3),
+                start=number(100 * losses[1], 3) if len(losses) > 1 else "",
+                each=_duration(each), kept=kept_one))
     before = user_card(rules, 2, refuse_other_rules=False)
     if before is not None and before["loss"] <= loss:
-        log(f"the card fitted here before gives up less ({100 * before['loss']:.3f} points): "
-            f"it is kept")
+        log(_("the card fitted here before gives up less ({loss} points): it is kept").format(
+            loss=number(100 * before['loss'], 3)))
         return before
     # The simple rules are not measured here: three more exact evaluations,
     # each as slow as the two above.
@@ -227,7 +261,12 @@ def _fit_sampled(solution, start: Card, plays: int, games: int, entry: dict, sta
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+        text = f"{seconds:.2g}" if seconds < 10 else f"{seconds:.0f}"
+        return _("{seconds} s").format(seconds=_decimal(text))
     if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} hours"
+        return _("{minutes} min").format(minutes=f"{seconds / 60:.0f}")
+    return _("{hours} hours").format(hours=_decimal(f"{seconds / 3600:.1f}"))
+
+
+def _decimal(text: str) -> str:
+    return text.replace(".", ",") if language() == "fr" else text

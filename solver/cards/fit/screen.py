@@ -24,6 +24,7 @@ from __future__ import annotations
 from solver.cards.fit.search import KEEP_FIELDS, candidates, get, is_worth, put
 from solver.cards.record import Card
 from solver.cards.regret import card_regret, decisions, regret_of
+from solver.text import _, number
 
 TAKE_FIELDS = {"take_at", "take_die", "take_one_at", "take_one_behind",
                "take_one_behind_by", "take_one_behind_within", "take_finish_within",
@@ -69,8 +70,9 @@ def search(solution, card: Card, names, games: int, sets,
                 if estimate[0] < best[0] - MIN_GAIN and all(
                         new < old for new, old in zip(estimate[1:], best[1:])):
                     card, parts, best, moved = trial, trial_parts, estimate, True
-                    say(f"  {name} = {value}: " +
-                        " / ".join(f"{100 * x:.3f}" for x in best) + " estimated")
+                    say(_("  {name} = {value}: {losses} estimated").format(
+                        name=name, value=value,
+                        losses=" / ".join(number(100 * x, 3) for x in best)))
     return card, best[0]
 
 
@@ -94,13 +96,14 @@ def screen(solution, card: Card, names, games: int, plays: int, seeds=(1, 2),
     over the first seed's games, ``(loss, card)``: a search may move a card
     to one that gives up more in its own games (it fits the decisions of
     the games before), so a caller may measure the best of them too."""
-    for number in range(1, plays + 1):
+    for count in range(1, plays + 1):
         sets, losses = play(solution, card, games, seeds)
         if played is not None:
             played.append((losses[0][0], card))
-        say(f"play {number}: the card gives up " + " / ".join(
-            f"{100 * loss:.3f} ± {100 * error:.3f}" for loss, error in losses) +
-            f" points over {games:,} games")
+        say(_("play {play}: the card gives up {losses} points over {games} games").format(
+            play=count, games=number(games), losses=" / ".join(
+                f"{number(100 * loss, 3)} ± {number(100 * error, 3)}" for loss, error in losses)))
         card, estimate = search(solution, card, names, games, sets, say)
-        say(f"play {number}: searched, {100 * estimate:.3f} points estimated")
+        say(_("play {play}: searched, {loss} points estimated").format(
+            play=count, loss=number(100 * estimate, 3)))
     return card

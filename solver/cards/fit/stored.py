@@ -76,6 +76,7 @@ from solver.cards.store import CARDS_FILE, stored_cards
 from solver.model.errors import UsageError
 from solver.model.rules import Rules, get_rules
 from solver.tables.machine import machine
+from solver.text import _
 
 COMMAND = "python scripts/fit_cards.py"
 """The command that fits the stored cards, as recorded with each."""
@@ -108,9 +109,10 @@ def parse_set(text: str) -> dict[str, int]:
     """``NAME=VALUE,...`` (``--set``) as {field: value}."""
     changes = {}
     for pair in filter(None, text.split(",")):
-        name, _, value = pair.partition("=")
+        name, _equals, value = pair.partition("=")
         if not value.lstrip("-").isdigit():
-            raise UsageError(f"--set takes NAME=VALUE with a whole number, not {pair!r}")
+            raise UsageError(_("--set takes NAME=VALUE with a whole number, not {given}").format(
+                given=repr(pair)))
         changes[name] = int(value)
     return changes
 
@@ -126,8 +128,9 @@ def unknown_fields(rules: Rules, names) -> None:
     """Refuse names that are not fields of ``rules``' card."""
     unknown = set(names) - set(fields_to_fit(rules))
     if unknown:
-        raise UsageError(f"{rules.name} has no card field {', '.join(sorted(unknown))} to "
-                         f"search (it has: {', '.join(fields_to_fit(rules))})")
+        raise UsageError(_("{game} has no card field {fields} to search (it has: {has})").format(
+            game=rules.name, fields=", ".join(sorted(unknown)),
+            has=", ".join(fields_to_fit(rules))))
 
 
 @dataclass
@@ -163,7 +166,8 @@ class FitOptions:
         fit_rules = rules.with_target(self.fit_target) if self.fit_target else rules
         if self.fit_floor is not None and self.fit_floor != rules.floor:
             if not rules.fall_penalty:
-                raise UsageError(f"--fit-floor: {rules.name} has no penalty, so no floor")
+                raise UsageError(_("--fit-floor: {game} has no penalty, so no floor").format(
+                    game=rules.name))
             fit_rules = dataclasses.replace(fit_rules, floor=self.fit_floor)
             fit_rules.validate()
         return fit_rules
@@ -171,24 +175,25 @@ class FitOptions:
     def check(self, name: str) -> None:
         """Refuse what cannot be done for game ``name``."""
         if self.sampled < 0 or self.measure_games < 2:
-            raise UsageError("--sampled and --measure-games take a number of games, not "
-                             f"{min(self.sampled, self.measure_games)}")
+            raise UsageError(_("--sampled and --measure-games take a number of games, not "
+                               "{given}").format(given=min(self.sampled, self.measure_games)))
         if self.sampled and not self.simple_only and (self.fit_target or
                                                       self.fit_floor is not None):
-            raise UsageError("--sampled searches at the game's own rules: not with "
-                             "--fit-target or --fit-floor")
+            raise UsageError(_("--sampled searches at the game's own rules: not with "
+                               "--fit-target or --fit-floor"))
         unknown_fields(get_rules(name), list(self.fields or []) + list(self.changes))
         if self.from_stored and name not in stored_cards():
-            raise UsageError(f"{name} has no stored card to start from")
+            raise UsageError(_("{game} has no stored card to start from").format(game=name))
         if self.from_card is not None:
             if self.from_stored:
-                raise UsageError("--from-card and --from-stored: start from one card")
+                raise UsageError(_("--from-card and --from-stored: start from one card"))
             if self.from_card not in stored_cards():
-                raise UsageError(f"{self.from_card} has no stored card to start from")
+                raise UsageError(_("{game} has no stored card to start from").format(
+                    game=self.from_card))
             other = get_rules(self.from_card)
             if other.dice != get_rules(name).dice:
-                raise UsageError(f"{self.from_card}'s card is for {other.dice} dice, not "
-                                 f"{get_rules(name).dice}")
+                raise UsageError(_("{game}'s card is for {dice} dice, not {wanted}").format(
+                    game=self.from_card, dice=other.dice, wanted=get_rules(name).dice))
         self.fit_rules(get_rules(name))
 
     def command(self, name: str) -> str:

@@ -1,0 +1,128 @@
+"""The cluster's tasks, run in a Dask worker (:mod:`solver.tables.cluster`,
+the client, sends them): a chunk of a level's blocks solved, and a level's
+blocks whose best responses cycle settled, each against the checkpoint's
+values mapped copy-on-write; and each process's peak resident memory, which
+a task reports with its result.
+
+A task reads everything from the checkpoint's directory (the values, the
+final round's ``reach.npy``) and its arguments, so that any worker can run
+it, again if its first worker was lost; it writes nothing but its result.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine.n_player import Setup, settle_blocks
+from solver.engine.turn_kernel_n import MultiValues
+
+# ------------------------------------------------------------ memory peaks
+
+def reset_peak() -> None:
+    """Start this process's peak resident memory afresh from what it holds
+    now (Linux: ``/proc/self/clear_refs``); elsewhere the peak stays the
+    process's whole life's."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def peak_bytes() -> int:
+    """This process's peak resident memory since :func:`reset_peak` (Linux's
+    VmHWM; elsewhere ``getrusage``'s, since it started). Mapped pages of
+    the checkpoint count while they are resident."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if os.uname().sysname == "Darwin" else peak * 1024
+
+
+# ------------------------------------------------------------------ a task
+
+_WORKER_SETUP: dict = {}
+
+
+def _worker_setup(spec, folder: str) -> Setup:
+    """The setup of ``spec``'s solve in this worker process, built once
+    (the final round's values read from the checkpoint, not recomputed)."""
+    rules, players, space, space_digest = spec
+    key = (folder, rules, players, space_digest)
+    if key not in _WORKER_SETUP:
+        _WORKER_SETUP.clear()
+        reach = np.load(Path(folder) / "reach.npy")
+        _WORKER_SETUP[key] = Setup.of(rules, players, space, reach=reach)
+    return _WORKER_SETUP[key]
+
+
+def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
+    """The take-over rows of ``nodes`` that have one
+    (:func:`solver.engine.turn_kernel_n.take_index`, in numpy)."""
+    seats, moves = setup.seats, setup.moves
+    row = moves.take_row[nodes // seats.lead]
+    slot = moves.bank_slot[nodes % seats.P]
+    middle = (nodes // seats.P) % seats.middle if seats.players > 2 else 0
+    index = (row * seats.middle + middle) * seats.banked_states + slot
+    return index[(row >= 0) & (slot >= 0)]
+
+
+def solve_chunk(spec, folder: str, j: int, c0: int, c1: int, first_sweep: bool):
+    """A task: blocks ``c0 <= b < c1`` of level ``j`` against the checkpoint's
+    values, mapped copy-on-write. Returns ``(values of the blocks' nodes,
+    their take-over rows, those rows' values, passes, changes, meta)``,
+    ``meta`` this worker's pid, the task's peak resident memory (the
+    worker's setup, built once, included) and its seconds."""
+    import numba
+    numba.set_num_threads(1)        # one thread a worker: Dask gives the parallelism
+    started = time.perf_counter()
+    reset_peak()
+    setup = _worker_setup(spec, folder)
+    V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
+    take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
+    level = setup.level(j)
+    passes, changes = np.zeros(level.count, dtype=np.int64), np.zeros(level.count)
+    setup.solve_blocks(MultiValues(V, take, setup.reach), level, c0, c1, first_sweep, passes,
+                       changes)
+    nodes = level.nodes(c0, c1)
+    rows = take_rows_of(setup, nodes)
+    result = V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
+    del V, take                     # the maps go with the task
+    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
+    return (*result, meta)
+
+
+def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
+    """A task: settle ``blocks`` of level ``j``, whose best responses cycle
+    (:func:`solver.engine.n_player.settle_blocks`), against the
+    checkpoint's values mapped copy-on-write (the level's values the client
+    has written included). Returns ``(the blocks' nodes, their values,
+    their take-over rows, those rows' values, the mixed decisions, the
+    equilibria found, meta)``, the last three as the single process records
+    them."""
+    import numba
+    numba.set_num_threads(1)
+    started = time.perf_counter()
+    reset_peak()
+    setup = _worker_setup(spec, folder)
+    V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
+    take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
+    level = setup.level(j)
+    solution = setup.solution(V, take)
+    settle_blocks(setup, solution, level, blocks)
+    nodes = np.concatenate([level.nodes(b, b + 1) for b in blocks])
+    rows = take_rows_of(setup, nodes)
+    result = nodes, V[nodes], rows, take[rows], solution.mixed, solution.equilibria
+    del V, take, solution
+    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
+    return (*result, meta)
