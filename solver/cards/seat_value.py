@@ -58,13 +58,14 @@ from solver.cards.seat_kernel import (
     eval_level,
 )
 from solver.engine.convergence import error_bound, settled_ratio
-from solver.engine.n_player_blocks import build_multi_blocks
+from solver.engine.n_player_blocks import Levels
 from solver.engine.turn import pad
 from solver.engine.turn_kernel_n import NO_FINAL_ROUND, MultiValues, Seats
 from solver.model.dice import keep_table
 from solver.model.errors import UsageError
 from solver.model.states import cross_states
 from solver.model.turn_rules import TurnRules
+from solver.text import N_, _
 
 
 def _mix_arrays(solution):
@@ -89,7 +90,7 @@ def duel_seat_values(solution, duel_solution, tol: float = 1e-12, max_sweeps: in
     if duel_solution.space.size != space.size or \
             not np.array_equal(duel_solution.space.score, space.score):
         raise ValueError("the duel table must be on the N-player table's player states")
-    _no_final_round(solution.rules, "the two-player policy")
+    _no_final_round(solution.rules, N_("the two-player policy"))
     duel = duel_values(duel_solution)
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
                         *_mix_arrays(solution), duel.V, duel.take_values, *NO_MODEL,
@@ -106,7 +107,7 @@ def model_seat_values(solution, two, values: MultiValues | None = None, tol: flo
     table of the same rules on the same player states) and everyone else
     the N-player ``solution``; or the turn DP over other ``values`` of every
     turn start."""
-    _no_final_round(solution.rules, "the race-of-duels model")
+    _no_final_round(solution.rules, N_("the race-of-duels model"))
     values = model_values(two, solution.players) if values is None else values
     policies = Policies(np.asarray(solution.V), np.asarray(solution.take_values),
                         *_mix_arrays(solution), *NO_MODEL, values.V, values.take_values,
@@ -170,7 +171,8 @@ def _no_final_round(rules, what: str) -> None:
     """A UsageError where ``rules`` have a final round: ``what`` does not
     play one (its turn DP ends a game at the target)."""
     if rules.final_round:
-        raise UsageError(f"{rules.name}: {what} is not evaluated with a final round")
+        raise UsageError(_("{game}: {what} is not evaluated with a final round").format(
+            game=rules.name, what=_(what)))
 
 
 def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
@@ -179,8 +181,8 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     ``table_within`` points, a card's player plays the table once any
     player is within that of the target."""
     from solver.cards.record import Card
-    seats = Seats.of(N, space)
-    blocks = build_multi_blocks(space, N)
+    seats, duel_seats = Seats.of(N, space), Seats.of(2, space)
+    levels = Levels(space, N)
     dice = keep_table(rules).packed()
     turn = TurnRules.of(rules)
     moves = space.moves()
@@ -198,21 +200,30 @@ def _evaluate(rules, space, N, policies, mode, card, start, tol, max_sweeps,
     # the card plays throughout.
     table_from = rules.target_units - table_within // rules.unit if table_within \
         else rules.target_units + 1
-    changes = np.zeros(len(blocks.block_start) - 1)
     has_falls = bool(np.any(space.score[space.zero_next] < space.score))
     crossed = cross_states(rules, space)
     sweep_changes = []
-    largest = int(np.max(np.diff(blocks.block_start)))
     threads = numba.config.NUMBA_NUM_THREADS
-    pool = block_plan_compiled(2 * largest * threads, turn.rows, rules.dice, len(dice.prob))
-    for _ in range(max_sweeps):
+    # The plans of a thread's block: made for the largest block seen so far,
+    # made anew where a level has a larger one.
+    pool, room = None, 0
+    for _sweep in range(max_sweeps):
         before = evaluation.U.copy() if has_falls else None
-        for j in range(len(blocks.level_start) - 1):
-            b0, b1 = blocks.level_start[j], blocks.level_start[j + 1]
-            eval_level(b0, b1, blocks, seats, Seats.of(2, space), turn, dice, moves, policies,
-                       evaluation, a_rows, pool, threads, mode, card, crossed, table_from,
-                       changes)
-        sweep_changes.append(float(changes.max()))
+        change = 0.0
+        # A level's blocks at a time (230 bytes a node if all were held).
+        for j in range(len(levels)):
+            blocks = levels.blocks(j)
+            sizes = np.diff(blocks.block_start)
+            if sizes.max() > room:
+                pool, room = None, int(sizes.max())
+                pool = block_plan_compiled(2 * room * threads, turn.rows, rules.dice,
+                                           len(dice.prob))
+            changes = np.zeros(len(sizes))
+            eval_level(0, len(sizes), blocks, seats, duel_seats, turn, dice, moves,
+                       policies, evaluation, a_rows, pool, threads, mode, card, crossed,
+                       table_from, changes)
+            change = max(change, float(changes.max()))
+        sweep_changes.append(change)
         if not has_falls or error_bound(sweep_changes) < tol:
             break
         q = settled_ratio(sweep_changes)

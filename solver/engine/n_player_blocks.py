@@ -140,8 +140,9 @@ def _starts(new: np.ndarray) -> np.ndarray:
 
 
 def build_multi_blocks(space: PlayerSpace, players: int) -> MultiBlocks:
-    """Every level's blocks at once (the cards' evaluation, which holds
-    values per node anyway): :class:`Levels`' blocks one after the other."""
+    """Every level's blocks at once, :class:`Levels`' blocks one after the
+    other: what the solve and the seat evaluation built before they walked
+    the levels (the tests read it whole)."""
     levels = Levels(space, players)
     parts = [levels.blocks(j) for j in range(len(levels))]
     node_offsets = np.cumsum([0] + [len(part.node) for part in parts])

@@ -77,39 +77,11 @@ def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
     return index[(row >= 0) & (slot >= 0)]
 
 
-def solve_chunk(spec, folder: str, j: int, c0: int, c1: int, first_sweep: bool):
-    """A task: blocks ``c0 <= b < c1`` of level ``j`` against the checkpoint's
-    values, mapped copy-on-write. Returns ``(values of the blocks' nodes,
-    their take-over rows, those rows' values, passes, changes, meta)``,
-    ``meta`` this worker's pid, the task's peak resident memory (the
-    worker's setup, built once, included) and its seconds."""
-    import numba
-    numba.set_num_threads(1)        # one thread a worker: Dask gives the parallelism
-    started = time.perf_counter()
-    reset_peak()
-    setup = _worker_setup(spec, folder)
-    V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
-    take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
-    level = setup.level(j)
-    passes, changes = np.zeros(level.count, dtype=np.int64), np.zeros(level.count)
-    setup.solve_blocks(MultiValues(V, take, setup.reach), level, c0, c1, first_sweep, passes,
-                       changes)
-    nodes = level.nodes(c0, c1)
-    rows = take_rows_of(setup, nodes)
-    result = V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1]
-    del V, take                     # the maps go with the task
-    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
-    return (*result, meta)
-
-
-def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
-    """A task: settle ``blocks`` of level ``j``, whose best responses cycle
-    (:func:`solver.engine.n_player.settle_blocks`), against the
-    checkpoint's values mapped copy-on-write (the level's values the client
-    has written included). Returns ``(the blocks' nodes, their values,
-    their take-over rows, those rows' values, the mixed decisions, the
-    equilibria found, meta)``, the last three as the single process records
-    them."""
+def _task(spec, folder: str):
+    """What a task starts from: its start time, this worker's setup, and
+    the checkpoint's values mapped copy-on-write (nothing written back; the
+    maps go with the task). One numba thread a worker: Dask gives the
+    parallelism. The peak memory is counted afresh from here."""
     import numba
     numba.set_num_threads(1)
     started = time.perf_counter()
@@ -117,12 +89,42 @@ def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
     setup = _worker_setup(spec, folder)
     V = np.asarray(np.load(Path(folder) / "V.npy", mmap_mode="c"))
     take = np.asarray(np.load(Path(folder) / "take_values.npy", mmap_mode="c"))
+    return started, setup, V, take
+
+
+def _meta(started: float) -> dict:
+    """This worker's pid, the task's peak resident memory (the worker's
+    setup, built once, included) and its seconds."""
+    return {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
+
+
+def solve_chunk(spec, folder: str, j: int, c0: int, c1: int, first_sweep: bool):
+    """A task: blocks ``c0 <= b < c1`` of level ``j`` against the checkpoint's
+    values. Returns ``(values of the blocks' nodes, their take-over rows,
+    those rows' values, passes, changes, meta)`` (:func:`_meta`)."""
+    started, setup, V, take = _task(spec, folder)
+    level = setup.level(j)
+    passes, changes = np.zeros(level.count, dtype=np.int64), np.zeros(level.count)
+    setup.solve_blocks(MultiValues(V, take, setup.reach), level, c0, c1, first_sweep, passes,
+                       changes)
+    nodes = level.nodes(c0, c1)
+    rows = take_rows_of(setup, nodes)
+    return V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1], _meta(started)
+
+
+def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
+    """A task: settle ``blocks`` of level ``j``, whose best responses cycle
+    (:func:`solver.engine.n_player.settle_blocks`), against the
+    checkpoint's values (the level's values the client has written
+    included). Returns ``(the blocks' nodes, their values, their take-over
+    rows, those rows' values, the mixed decisions, the equilibria found,
+    meta)``, the mixed decisions and equilibria as the single process
+    records them."""
+    started, setup, V, take = _task(spec, folder)
     level = setup.level(j)
     solution = setup.solution(V, take)
     settle_blocks(setup, solution, level, blocks)
     nodes = np.concatenate([level.nodes(b, b + 1) for b in blocks])
     rows = take_rows_of(setup, nodes)
-    result = nodes, V[nodes], rows, take[rows], solution.mixed, solution.equilibria
-    del V, take, solution
-    meta = {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
-    return (*result, meta)
+    return (nodes, V[nodes], rows, take[rows], solution.mixed, solution.equilibria,
+            _meta(started))
