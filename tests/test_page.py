@@ -71,13 +71,16 @@ def serving(tables, *options):
         stop_server(process)
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium(user_data_dir, *arguments, prefs=None):
+    """Headless Chromium the size of a phone, with its own profile, more
+    command-line ``arguments`` and ``prefs``; quit when the caller is done
+    (a generator, for a fixture to yield from)."""
     options = Options()
     options.binary_location = CHROMIUM
-    for flag in FLAGS:
+    for flag in (*FLAGS, *arguments, f"--user-data-dir={user_data_dir}"):
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
     # The driver's path is given: Selenium Manager is not asked for anything.
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
@@ -86,6 +89,11 @@ def browser(tmp_path_factory):
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    yield from chromium(tmp_path_factory.mktemp("chromium"))
 
 
 @pytest.fixture
@@ -103,10 +111,10 @@ def phone(driver, height=PHONE[1]):
                             "mobile": True})
 
 
-def api(url, body):
-    """The server's answer to POST /api/game: (status, JSON)."""
-    request = urllib.request.Request(url + "api/game", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+def ask(url, path, body=None, headers=None):
+    """(status, JSON) of a GET, or of a POST of ``body``."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, headers=headers or {})
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with opener.open(request, timeout=WAIT) as response:
@@ -114,6 +122,11 @@ def api(url, body):
     except urllib.error.HTTPError as error:
         with error:
             return error.code, json.load(error)
+
+
+def api(url, body):
+    """The server's answer to POST /api/game: (status, JSON)."""
+    return ask(url, "api/game", body, {"Content-Type": "application/json"})
 
 
 def pct(p):

@@ -7,21 +7,15 @@ a reload), and the API answers its errors in the request's language.
 One browser session for the file; tests/test_page.py's page helpers.
 """
 
-import json
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from test_page import CHROMEDRIVER, CHROMIUM, FLAGS, WAIT, Page, phone, server  # noqa: F401
+from test_page import CHROMEDRIVER, Page, ask, chromium, server  # noqa: F401
 
 pytest.importorskip("selenium")
 pytestmark = pytest.mark.skipif(not Path(CHROMEDRIVER).exists(), reason="no chromedriver")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -34,20 +28,8 @@ ENGLISH = [" the ", " you ", " and ", " of ", "Bank", "bank", "Roll", "roll", "K
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     """Chromium as a French phone has it."""
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument("--lang=fr")
-    options.add_experimental_option("prefs", {"intl.accept_languages": "fr-FR,fr"})
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-fr')}")
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        driver.set_page_load_timeout(WAIT)
-        phone(driver)
-        yield driver
-    finally:
-        driver.quit()
+    yield from chromium(tmp_path_factory.mktemp("chromium-fr"), "--lang=fr",
+                        prefs={"intl.accept_languages": "fr-FR,fr"})
 
 
 def french_percent(text: str) -> float:
@@ -55,19 +37,6 @@ def french_percent(text: str) -> float:
     match = re.fullmatch(r"(\d+),(\d\d)" + NBSP + "%", text)
     assert match, f"not a French percentage: {text!r}"
     return float(f"{match.group(1)}.{match.group(2)}") / 100
-
-
-def ask(url, path, body=None, headers=None):
-    """(status, JSON) of a GET, or of a POST of ``body``."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers=headers or {})
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with opener.open(request, timeout=WAIT) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, json.load(error)
 
 
 def test_the_page_in_french_and_back(browser, server):  # noqa: F811

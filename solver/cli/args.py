@@ -11,6 +11,7 @@ import unicodedata
 from fractions import Fraction
 
 from solver.model.errors import UsageError
+from solver.model.messages import figure
 from solver.text import N_, NARROW_NBSP, _, language, number
 
 
@@ -61,9 +62,9 @@ def _json_default(value):
 # (seconds, megabytes). French groups every integer (5 000, as CLDR writes
 # French) and writes a decimal comma.
 
-def whole(value: int) -> str:
-    """An integer English writes ungrouped: ``5000`` / ``5 000``."""
-    return str(value) if language() == "en" else number(value)
+# An integer English writes ungrouped: ``5000`` / ``5 000`` (the library's
+# rule, written once in solver.model.messages).
+whole = figure
 
 
 def decimal(value: float, digits: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from solver.cli.args import action_word, print_json, rules_of, signed, whole
 from solver.cli.tables import first_use, memory_of, progress_bar, table_of
 from solver.model.errors import UsageError
-from solver.text import N_, _, ngettext, number, percent
+from solver.text import _, ngettext, number, percent
 
 
 def _lines(args):
@@ -82,11 +82,12 @@ def cmd_advise(args):
     if args.json:
         print_json({**advice.to_json(), **({"card": card} if card else {})})
         return
+    from solver.play.screen import describe  # the terminal's words for a choice
     if advice.note:
         print(advice.note)
     others = len(advice.choices[0].wins or []) > 2
     for choice in advice.choices:
-        line = f"{_describe(choice):<32} {percent(choice.win, 2):>7}"
+        line = f"{describe(choice):<32} {percent(choice.win, 2):>7}"
         if others:
             line += "   " + _("opponents {chances}").format(
                 chances=" ".join(f"{percent(v, 2):>6}" for v in choice.wins[1:]))
@@ -347,18 +348,3 @@ def cmd_serve(args):
     serve(TableDesk(house_rules, args.rules), args.host, args.port, args.quiet)
 
 
-KEEPS = {"bank": N_("keep {dice} ({points}), then bank"),
-         "roll": N_("keep {dice} ({points}), then roll"),
-         "win": N_("keep {dice} ({points}), wins"),
-         "zero": N_("keep {dice} ({points}), overshoots")}
-"""A keep and what follows it, by ``choice.then``."""
-CHOICES = {"bank": N_("bank"), "roll": N_("roll"), "take": N_("take over"),
-           "fresh": N_("roll fresh"), "zero": N_("zero roll")}
-"""The other choices, by ``choice.action``."""
-
-
-def _describe(choice) -> str:
-    if choice.action == "keep":
-        return _(KEEPS[choice.then]).format(dice=" ".join(map(str, choice.keep)),
-                                            points=whole(choice.points))
-    return _(CHOICES[choice.action])

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import reduce
 
 from solver.advice.advisor import Choice
+from solver.model.messages import figure
 from solver.play.game import KEEP, OVER, ROLL, TAKE, Decision, Event, Game, best_choice
 from solver.text import N_, _, language, ngettext, number
 from solver.text import percent as text_percent
@@ -22,9 +23,9 @@ HELP = N_("answers: dice as digits (1 1 5), #N for a keep of the list, b bank, r
           "t take over, f roll fresh, u undo (coaching), q quit")
 
 
-def points(value: int) -> str:
-    """Points on the sheet: ``10 000`` in French, ``10000`` in English."""
-    return str(value) if language() == "en" else number(value)
+# Points on the sheet: ``10 000`` in French, ``10000`` in English
+# (solver.model.messages writes the rule once).
+points = figure
 
 
 def percent(win: float) -> str:
@@ -50,7 +51,7 @@ def describe(choice: Choice) -> str:
                     choice.then, N_("keep {dice} ({points})"))
         return _(then).format(dice=_dice(choice.keep), points=points(choice.points))
     return _({"bank": N_("bank"), "roll": N_("roll"), "take": N_("take over"),
-              "fresh": N_("roll fresh")}[choice.action])
+              "fresh": N_("roll fresh"), "zero": N_("zero roll")}[choice.action])
 
 
 def _dice(dice) -> str:
