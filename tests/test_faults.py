@@ -15,7 +15,7 @@ Run as root (as here), a directory of mode 0o555 can still be written; a
 read-only directory is then a read-only tmpfs, and a full disk a tiny
 tmpfs: both need ``mount`` (root), and are skipped without it. The mode
 0o555 case runs only when not root. A kill -9 exactly inside the write
-cannot be timed (the file is made in memory and written at once), so its
+cannot be timed (the table's write is a fraction of a second), so its
 leftover, a partial file of a dead process, is planted.
 """
 
@@ -30,6 +30,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import start_server, stop_server
 
@@ -306,6 +307,27 @@ def test_a_disk_that_fills_during_the_solve_leaves_nothing(tmp_path, mount):
     assert len(said) == 2 and said[0].startswith(f"farkle: {WAITING}"), said
     assert "No space left on device" in said[1] and "nothing was kept" in said[1]
     assert sorted(p.name for p in tables.iterdir()) == ["filler"]
+
+
+def test_a_disk_that_fills_while_the_table_is_written(mount):
+    """The writer writes the file as HDF5 makes it (no image in memory), and
+    HDF5 crashes the interpreter when a write fails: a disk with room for
+    the file's first 40 kB of 292 kB (3-player Pig to 25) makes the writer
+    raise the disk's own error, in this process, which lives on, and
+    leaves nothing behind; a disk with room writes the same table."""
+    from solver.engine.n_player import solve_players
+    from solver.model.rules import get_rules
+    from solver.tables.files import read_table, write_table
+    solution = solve_players(get_rules("pig", 25), 3)
+    small = mount("size=40k")
+    with pytest.raises(OSError, match="No space left on device"):
+        write_table(solution, small / "pig-25.h5", 1e-12, 0.0)
+    assert list(small.iterdir()) == []
+    roomy = mount("size=4m")
+    size = write_table(solution, roomy / "pig-25.h5", 1e-12, 0.0)
+    assert size > 40 * 1024
+    table = read_table(roomy / "pig-25.h5", expect=solution.rules, expect_players=3)
+    assert np.array_equal(np.asarray(table.V), solution.V)
 
 
 # --------------------------------------------------------------- kill -9

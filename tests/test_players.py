@@ -165,13 +165,20 @@ def test_a_cycling_block_is_settled_by_an_equilibrium(mixed_cinq_mille):
     assert_equilibrium(mixed_cinq_mille)
 
 
-def test_the_last_resort_of_the_search_finds_an_equilibrium_too(monkeypatch):
-    """Where the logit path and the polish fail (as at a block of 4-player
-    Pig to 80), the pure profiles and then every support are tried: with
-    the polish made to fail, the same game is settled by that search alone,
-    and its blocks satisfy the same equilibrium conditions."""
-    from solver.engine import equilibrium
-    monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
+@pytest.mark.parametrize("stage", ["node supports", "every support"])
+def test_the_last_resorts_of_the_search_find_an_equilibrium_too(monkeypatch, stage):
+    """Where the logit path and the polish fail (as at blocks of 4-player
+    Pig to 80 and to 100), the fixed search is taken: with the polish and
+    the pure profiles made to fail, the same game is settled by the
+    supports of one decision a node alone, or by every support alone, and
+    its blocks satisfy the same equilibrium conditions."""
+    from solver.engine import equilibrium_search as search
+    monkeypatch.setattr(search, "polish", lambda *args, **kw: None)
+    monkeypatch.setattr(search, "MAX_FALLBACK_PROFILES", -1)
+    if stage == "node supports":
+        monkeypatch.setattr(search, "support_enumeration", lambda game: None)
+    else:
+        monkeypatch.setattr(search, "node_supports", lambda *args: None)
     solution = solve_players(get_rules("cinq-mille", 1500), 3)
     assert {block["selection"] for block in solution.equilibria} == {"first found"}
     assert_equilibrium(solution)
@@ -302,9 +309,10 @@ def test_a_search_that_finds_no_equilibrium_stops_with_one_line(monkeypatch, cap
     stops with one line and exit 2. Here every step of the search is made
     to fail at the first cycling block of 3-player cinq-mille to 1,500."""
     from solver.cli.main import main
-    from solver.engine import equilibrium
-    monkeypatch.setattr(equilibrium, "polish", lambda *args, **kw: None)
-    monkeypatch.setattr(equilibrium, "support_enumeration", lambda game: None)
+    from solver.engine import equilibrium_search as search
+    monkeypatch.setattr(search, "polish", lambda *args, **kw: None)
+    monkeypatch.setattr(search, "node_supports", lambda *args: None)
+    monkeypatch.setattr(search, "support_enumeration", lambda game: None)
     assert main(["solve", "cinq-mille", "--target", "1500", "--players", "3"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("farkle: cinq-mille to 1500 with 3 players: no equilibrium found at "

@@ -86,7 +86,6 @@ with every other check.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 from pathlib import Path
@@ -119,60 +118,132 @@ from solver.tables.paths import solve_command
 from solver.tables.reading import TableReader
 from solver.text import _
 
+SLAB_BYTES = 64 * 2**20
+"""How much of the take-over values the writer holds at once."""
+
 
 def write_table(solution: Solution, path: Path, tolerance: float, residual: float) -> int:
     """Write ``solution`` to ``path`` atomically; returns the file's size.
 
-    The file is made in memory, written under a name of this process's
-    own (``NAME.h5.PID.partial``: two writers never share one) and renamed.
-    HDF5 writing to a full disk crashed the interpreter; a plain write
-    fails with an OSError, and the partial file is removed."""
+    The file is written as HDF5 makes it (a table larger than memory goes
+    to disk a chunk at a time), under a name of this process's own
+    (``NAME.h5.PID.partial``: two writers never share one), and renamed
+    when complete; whatever fails, the partial file is removed. A write
+    that fails (a full disk) is kept from HDF5, which crashes the
+    interpreter on it (:class:`_DiskImage`), and raised once HDF5 has let
+    go of the file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     rules = solution.rules
     compress = dict(compression="gzip", compression_opts=4, shuffle=True)
-    image = io.BytesIO()
     try:
-        with h5py.File(image, "w") as f:
-            f.attrs["format"] = FORMAT
-            f.attrs["format_version"] = FORMAT_VERSION
-            f.attrs["program_version"] = __version__
-            f.attrs["game"] = rules.name
-            f.attrs["target"] = rules.target
-            f.attrs["rules"] = rules.to_json()
-            f.attrs["tolerance"] = tolerance
-            f.attrs["bellman_residual"] = residual
-            f.attrs["solve_seconds"] = solution.stats.get("seconds", float("nan"))
-            f.attrs["first_player_win"] = solution.first_player_win
-            f.attrs["stats"] = json.dumps(solution.stats)
-            f.attrs["axes"] = json.dumps(AXES)
-            space = solution.space
-            f.attrs["memory"] = space.memory
-            _create(f, "player/score", space.score)
-            _create(f, "player/previous", space.previous)
-            _create(f, "player/crosses", space.crosses)
-            if space.fall_to is not None:
-                _create(f, "player/fall_to", space.fall_to)
-            if isinstance(solution, MultiSolution):
-                _write_players(f, solution, compress)
-            else:
-                _write_two_players(f, solution, compress)
-            f.flush()
-            for name in LAZY:
-                if name in f:
-                    f[name].attrs[CHUNKS_CHECKSUM] = np.bytes_(chunks_digest(
-                        f[name], lambda at, n: _image_bytes(image, at, n)))
-            f.attrs[CHECKSUM] = np.bytes_(metadata_digest(attributes_of(f), datasets_of(f)))
-        with open(partial, "wb") as out:
-            out.write(image.getbuffer())
-            out.flush()
-            os.fsync(out.fileno())
+        with _DiskImage(partial) as image:
+            with h5py.File(image, "w") as f:
+                f.attrs["format"] = FORMAT
+                f.attrs["format_version"] = FORMAT_VERSION
+                f.attrs["program_version"] = __version__
+                f.attrs["game"] = rules.name
+                f.attrs["target"] = rules.target
+                f.attrs["rules"] = rules.to_json()
+                f.attrs["tolerance"] = tolerance
+                f.attrs["bellman_residual"] = residual
+                f.attrs["solve_seconds"] = solution.stats.get("seconds", float("nan"))
+                f.attrs["first_player_win"] = solution.first_player_win
+                f.attrs["stats"] = json.dumps(solution.stats)
+                f.attrs["axes"] = json.dumps(AXES)
+                space = solution.space
+                f.attrs["memory"] = space.memory
+                _create(f, "player/score", space.score)
+                _create(f, "player/previous", space.previous)
+                _create(f, "player/crosses", space.crosses)
+                if space.fall_to is not None:
+                    _create(f, "player/fall_to", space.fall_to)
+                if isinstance(solution, MultiSolution):
+                    _write_players(f, solution, compress)
+                else:
+                    _write_two_players(f, solution, compress)
+                f.flush()
+                for name in LAZY:
+                    if name in f and image.error is None:
+                        f[name].attrs[CHUNKS_CHECKSUM] = np.bytes_(
+                            chunks_digest(f[name], image.read_at))
+                f.attrs[CHECKSUM] = np.bytes_(metadata_digest(attributes_of(f), datasets_of(f)))
         os.replace(partial, path)
     finally:
         if partial.exists():
             partial.unlink()
     return path.stat().st_size
+
+
+class _DiskImage:
+    """The partial file as h5py's file object (its ``fileobj`` driver: seek,
+    tell, read, write, truncate, flush). HDF5 crashes the interpreter when a
+    write fails (h5py 3.16 with HDF5 2.0: a segmentation fault on a full
+    disk, after h5py's own error), so a failing write is remembered and reported to HDF5 as done;
+    the file, garbage from there on, is never renamed: leaving the ``with``
+    raises the first error, after HDF5 has closed the file, and after a
+    whole file is flushed to the disk (``fsync``)."""
+
+    def __init__(self, path: Path):
+        self.file = open(path, "w+b")
+        self.error: OSError | None = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        try:
+            if kind is None and self.error is None:
+                self.flush()
+                os.fsync(self.file.fileno())
+        except OSError as error:
+            self.error = error
+        finally:
+            self.file.close()
+        if kind is None and self.error is not None:
+            raise self.error
+
+    def write(self, data) -> int:
+        data = memoryview(data)
+        if self.error is None:
+            try:
+                return self.file.write(data)
+            except OSError as error:
+                self.error = error
+        return data.nbytes
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.file.flush()
+            except OSError as error:
+                self.error = error
+
+    def truncate(self, size=None):
+        if self.error is None:
+            try:
+                return self.file.truncate(size)
+            except OSError as error:
+                self.error = error
+        return size
+
+    def seek(self, *where):
+        return self.file.seek(*where)
+
+    def tell(self):
+        return self.file.tell()
+
+    def readinto(self, buffer):
+        return self.file.readinto(buffer)
+
+    def read(self, *size):
+        return self.file.read(*size)
+
+    def read_at(self, at: int, n: int) -> bytes:
+        """The file's bytes, for the chunks' checksum (after a flush)."""
+        self.flush()
+        return os.pread(self.file.fileno(), n, at)
 
 
 def _write_two_players(f, solution: Solution, compress) -> None:
@@ -215,13 +286,22 @@ def _write_players(f, solution: MultiSolution, compress) -> None:
     if np.any(solution.space.can_take):
         values = solution.take_values
         # As with two players: offers past the banker's new score are never
-        # made; zeroed, they compress away.
+        # made; zeroed, they compress away. Written a slab at a time (the
+        # values may be a checkpoint's map, larger than memory), the solve
+        # left as it is.
         slot_score = solution.space.score[solution.space.bank_slot >= 0]
-        banker_score = slot_score[np.arange(len(values)) % len(slot_score)]
         t = np.arange(values.shape[1])
-        values[t[None, :] > banker_score[:, None]] = 0.0
-        chunks = (1,) + values.shape[1:]
-        _create(f, "take_values", values, chunks=chunks, fletcher32=True, **compress)
+        taken = f.create_dataset("take_values", shape=values.shape, dtype=values.dtype,
+                                 chunks=(1,) + values.shape[1:], fletcher32=True, **compress)
+        digest = hashlib.sha256()
+        slab = max(1, SLAB_BYTES // max(1, values[0].nbytes))
+        for start in range(0, len(values), slab):
+            rows = np.array(values[start:start + slab])
+            banker = slot_score[np.arange(start, start + len(rows)) % len(slot_score)]
+            rows[t[None, :] > banker[:, None]] = 0.0
+            taken[start:start + len(rows)] = rows
+            digest.update(le_bytes(rows))
+        taken.attrs[CHECKSUM] = np.bytes_(digest.hexdigest())
     if solution.reach is not None:
         _create(f, "reach", solution.reach, **compress)
     banks = [(node, t, n, q) for node, entries in solution.mixed.items()
@@ -237,13 +317,6 @@ def _create(f, name: str, data, **options) -> None:
     dataset = f.create_dataset(name, data=data, **options)
     dataset.attrs[CHECKSUM] = np.bytes_(hashlib.sha256(
         le_bytes(np.asarray(data, dtype=dataset.dtype))).hexdigest())
-
-
-def _image_bytes(image: io.BytesIO, at: int, n: int) -> bytes:
-    """Bytes of the file being made in memory (the view released at once:
-    h5py goes on writing to it)."""
-    with image.getbuffer() as view:
-        return bytes(view[at:at + n])
 
 
 def equilibria_summary(solution: MultiSolution) -> dict:
