@@ -90,3 +90,15 @@ def stop_server(process):
     process.wait(timeout=10)
     process.stdout.close()
     process.stderr.close()
+
+
+def answerer(child):
+    """``answer(prompt, text, then=None)`` for a program in a
+    pseudo-terminal (pexpect): wait for ``prompt``, type ``text``, then
+    wait for ``then`` if given."""
+    def answer(prompt, text, then=None):
+        child.expect(prompt)
+        child.sendline(text)
+        if then:
+            child.expect(then)
+    return answer

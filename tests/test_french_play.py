@@ -13,6 +13,7 @@ import signal
 import sys
 
 import pexpect
+from conftest import answerer
 
 from scripts.catalogs import problems
 
@@ -105,11 +106,7 @@ def test_coaching_a_real_game_in_french():
     the best marked, a bank before the entry refused, a roll undone (a)."""
     child = spawn("cinq-mille", "--coach")
 
-    def answer(prompt, text, then=None):
-        child.expect(prompt)
-        child.sendline(text)
-        if then:
-            child.expect(then)
+    answer = answerer(child)
     rolled = r"qu'est-il sorti \? "
     entry = r"il faut 750 points pour entrer \(250 de côté\)"
     child.expect("conseils pour cinq-mille en 5\u202f000 : tapez les dés de chaque jet")

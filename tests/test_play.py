@@ -18,6 +18,7 @@ import time
 
 import pexpect
 import pytest
+from conftest import answerer
 
 from solver.advice.advisor import Advisor
 from solver.model.rules import get_rules
@@ -183,11 +184,7 @@ def test_coaching_a_real_game(tmp_path):
     log = tmp_path / "coach.jsonl"
     child = spawn("dix-mille", "--target", 1000, "--coach", "--log", log)
 
-    def answer(prompt, text, then=None):
-        child.expect(prompt)
-        child.sendline(text)
-        if then:
-            child.expect(then)
+    answer = answerer(child)
     dice = r"rolled( \(\d+ set aside\))?\? "
     answer(r"player 1: the 5 dice rolled\? ", "1 2 3", "5 dice are rolled: enter 5, not 3")
     answer(dice, "1 1 5 2 8", "a die shows 1 to 6, not 8")
