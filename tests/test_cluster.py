@@ -239,6 +239,36 @@ def test_a_worker_killed_mid_level_loses_no_level(scheduler, tmp_path, monkeypat
         client.wait_for_workers(2, timeout=30)         # as the other tests found it
 
 
+@pytest.mark.parametrize("sees, words", [
+    ("another folder", r"the Dask worker on \S+ does not see this solve's checkpoint at "
+                       r"\S+t\.h5\.checkpoint: workers on several machines need it on a "
+                       r"file system they share, at the same path"),
+    ("other code", r"the Dask worker on \S+ runs other farkle-solver code \(\d\S*, sources "
+                   r"[0-9a-f]{12}\) than this client \(other\): install the same on every "
+                   r"machine"),
+])
+def test_a_worker_that_cannot_take_part_stops_the_solve_in_one_line(scheduler, tmp_path,
+                                                                     monkeypatch, sees, words):
+    """Workers on several machines must see the checkpoint's folder at one
+    path, the folder the client writes (not a stale one of the same name),
+    and run the same code. Real workers, shown what one on another machine
+    would see: the client sends a token other than the one it wrote (the
+    worker reads another folder's), or a digest of other code. The solve
+    stops before any level is recorded, in one line, the checkpoint kept."""
+    from solver.tables import cluster as cluster_module
+    if sees == "another folder":
+        write_token = cluster_module.write_token
+        monkeypatch.setattr(cluster_module, "write_token",
+                            lambda folder: write_token(folder) and "another folder's token")
+    else:
+        monkeypatch.setattr(cluster_module, "code_digest", lambda: "other")
+    folder = tmp_path / "t.h5.checkpoint"
+    with pytest.raises(UsageError, match=words) as refused:
+        solve_players_cluster(get_rules("cinq-mille", 1000), 3, scheduler, folder)
+    assert "\n" not in str(refused.value)
+    assert json.loads((folder / "progress.json").read_text())["state"]["level"] == 0
+
+
 def compare_tables(a, b):
     """Every dataset of two table files, and the attributes that carry
     values, are equal."""

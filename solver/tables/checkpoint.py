@@ -13,6 +13,9 @@ A directory beside the table, ``NAME.h5.checkpoint/`` (:func:`checkpoint_path`):
     reach.npy          the final round's values (its SHA-256 in progress.json)
     undo-S-L.npy       level L of sweep S's values before the client wrote
                        that level's (only while it writes them)
+    client.json        the running client's token (:func:`write_token`),
+                       by which a worker checks that it sees this folder
+                       and not another one at the same path
 
 The client is the one writer: it maps the arrays read-write; a worker maps
 them copy-on-write and returns what it computed. A level is recorded done
@@ -32,6 +35,7 @@ import glob
 import hashlib
 import json
 import os
+import secrets
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,6 +52,7 @@ from solver.text import _
 FORMAT = "farkle-solver N-player checkpoint"
 FORMAT_VERSION = 1
 PROGRESS = "progress.json"
+TOKEN = "client.json"
 SUFFIX = ".checkpoint"
 CHECK_ROWS = 1 << 18
 """Rows of ``V`` checked at a time for values in [0, 1] when resuming."""
@@ -278,6 +283,24 @@ class Checkpoint:
 def _mixed_of(entries) -> dict:
     """``solution.mixed`` from its JSON form, ``[[node, [decision...]], ...]``."""
     return {int(node): [tuple(d) for d in decisions] for node, decisions in entries}
+
+
+def write_token(folder: Path) -> str:
+    """A new random token, written to ``folder``'s :data:`TOKEN` (whole):
+    a worker that reads another one, or none, sees another folder
+    (:func:`solver.tables.cluster_tasks.check_view`)."""
+    token = secrets.token_hex(16)
+    _write_json(Path(folder) / TOKEN, {"token": token})
+    return token
+
+
+def read_token(folder: Path) -> str | None:
+    """The token of ``folder``'s :data:`TOKEN`, or None where there is none
+    to read."""
+    try:
+        return str(json.loads((Path(folder) / TOKEN).read_text())["token"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _write_json(path: Path, data: dict) -> None:

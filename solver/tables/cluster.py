@@ -27,9 +27,12 @@ solve's array holds at that point.
 
 Values move between workers through the file store: the checkpoint's
 directory must be one that every worker sees at the same path (one machine,
-or a shared file system). The client's writes reach the workers through it,
-not through a protocol of our own; the tasks' results come back through
-Dask.
+or a shared file system), and every worker must run this code; a task
+checks both before its worker's first work of a solve, and a worker that
+fails either stops the solve in one line
+(:func:`solver.tables.cluster_tasks.check_view`). The client's writes
+reach the workers through it, not through a protocol of our own; the
+tasks' results come back through Dask.
 
 ``--cluster local:W`` starts a local cluster of W worker processes, one
 thread each (:class:`distributed.LocalCluster`), each within
@@ -62,8 +65,15 @@ from solver.engine.turn_kernel_n import MultiValues
 from solver.model.errors import UsageError
 from solver.model.rules import Rules
 from solver.model.states import PlayerSpace, player_space
-from solver.tables.checkpoint import Checkpoint, identity
-from solver.tables.cluster_tasks import peak_bytes, reset_peak, settle_chunk, solve_chunk
+from solver.tables.checkpoint import Checkpoint, identity, write_token
+from solver.tables.cluster_tasks import (
+    WorkerView,
+    code_digest,
+    peak_bytes,
+    reset_peak,
+    settle_chunk,
+    solve_chunk,
+)
 from solver.text import _, number
 
 LOCAL = "local:"
@@ -249,11 +259,12 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
                        np.zeros(top.count))
     spec = (rules, setup.players, setup.space, store.record["identity"]["space"])
     folder = str(store.folder.resolve())
+    view = (write_token(store.folder), code_digest())
     slots = max(1, sum(client.nthreads().values()))
 
     def solve_blocks(level, b0, b1, first_sweep, passes, changes):
         level_started = time.perf_counter()
-        futures = [client.submit(solve_chunk, spec, folder, level.j, c0, c1, first_sweep,
+        futures = [client.submit(solve_chunk, spec, folder, view, level.j, c0, c1, first_sweep,
                                  pure=False, retries=1)
                    for c0, c1 in chunks(level, b0, b1, CHUNKS_PER_WORKER * slots)]
         results = _gather(client, futures, state)
@@ -283,7 +294,7 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
         store.V.flush()
         store.take_values.flush()
         groups = np.array_split(np.asarray(blocks), min(len(blocks), slots))
-        futures = [client.submit(settle_chunk, spec, folder, level.j, group.tolist(),
+        futures = [client.submit(settle_chunk, spec, folder, view, level.j, group.tolist(),
                                  pure=False, retries=1) for group in groups]
         results = _gather(client, futures, state)
         gathered = time.perf_counter()
@@ -316,13 +327,24 @@ def _run(setup, store, client, rules, tol, max_sweeps, progress, stop_after_leve
 
 
 def _gather(client, futures, state):
-    """The tasks' results; a cluster that loses them ends in one line, the
-    checkpoint kept."""
+    """The tasks' results; a cluster that loses them, or a worker that
+    cannot take part (:class:`solver.tables.cluster_tasks.WorkerView`), ends
+    in one line, the checkpoint kept."""
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker
     try:
         return client.gather(futures)
+    except WorkerView as error:
+        if error.kind == "code":
+            raise UsageError(_("the Dask worker on {host} runs other farkle-solver code "
+                               "({theirs}) than this client ({ours}): install the same on "
+                               "every machine").format(host=error.host, theirs=error.detail,
+                                                       ours=code_digest())) from None
+        raise UsageError(_("the Dask worker on {host} does not see this solve's checkpoint "
+                           "at {folder}: workers on several machines need it on a file "
+                           "system they share, at the same path").format(
+                               host=error.host, folder=error.detail)) from None
     except (KilledWorker, CancelledError, OSError) as error:
         raise LostLevel(_("the cluster lost level {level} of sweep {sweep} ({why}); the "
                           "checkpoint is kept: run the same command again").format(

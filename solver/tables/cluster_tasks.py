@@ -7,19 +7,36 @@ a task reports with its result.
 A task reads everything from the checkpoint's directory (the values, the
 final round's ``reach.npy``) and its arguments, so that any worker can run
 it, again if its first worker was lost; it writes nothing but its result.
+
+Before its first task of a solve a worker checks that it can take part
+(:func:`check_view`): that it sees the client's folder (the token the
+client wrote there, not another folder at the same path on another
+machine, nor none) and runs the same code (:func:`code_digest`); else the
+task raises :class:`WorkerView`, which the client reports in one line.
+Without the check a worker on a machine that does not share the folder
+would fail on a missing file, or worse, read a stale folder's values.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import resource
+import socket
 import time
 from pathlib import Path
 
 import numpy as np
 
+import solver
 from solver.engine.n_player import Setup, settle_blocks
 from solver.engine.turn_kernel_n import MultiValues
+from solver.tables.checkpoint import read_token
+
+COMPUTING = ("model", "engine")
+"""The subpackages whose code computes a solve's values (the rules, the
+dice, the kernels): :func:`code_digest` reads them."""
 
 # ------------------------------------------------------------ memory peaks
 
@@ -47,6 +64,48 @@ def peak_bytes() -> int:
         pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if os.uname().sysname == "Darwin" else peak * 1024
+
+
+# ---------------------------------------------------- taking part at all
+
+class WorkerView(Exception):
+    """A worker that cannot take part in the solve: ``kind`` "folder" (it
+    does not see the client's checkpoint at ``detail``) or "code" (it runs
+    other code, ``detail`` its version and digest); ``host``, its machine."""
+
+    def __init__(self, kind: str, host: str, detail: str):
+        super().__init__(kind, host, detail)
+        self.kind, self.host, self.detail = kind, host, detail
+
+
+@functools.cache
+def code_digest() -> str:
+    """This program's version and the first 12 hex digits of the SHA-256 of
+    its :data:`COMPUTING` sources: two processes that give the same compute
+    the same bits."""
+    root = Path(solver.__file__).parent
+    digest = hashlib.sha256(solver.__version__.encode())
+    for path in sorted(p for package in COMPUTING for p in (root / package).rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return f"{solver.__version__}, sources {digest.hexdigest()[:12]}"
+
+
+_VIEWS_CHECKED: set = set()
+
+
+def check_view(folder: str, view: tuple[str, str]) -> None:
+    """Raise :class:`WorkerView` unless this process runs the code of
+    ``view = (token, code digest)`` and reads ``token`` in ``folder``
+    (module docstring); checked once a solve (a token) per worker."""
+    token, digest = view
+    if (folder, token) in _VIEWS_CHECKED:
+        return
+    if digest != code_digest():
+        raise WorkerView("code", socket.gethostname(), code_digest())
+    if read_token(Path(folder)) != token:
+        raise WorkerView("folder", socket.gethostname(), folder)
+    _VIEWS_CHECKED.add((folder, token))
 
 
 # ------------------------------------------------------------------ a task
@@ -77,12 +136,14 @@ def take_rows_of(setup: Setup, nodes: np.ndarray) -> np.ndarray:
     return index[(row >= 0) & (slot >= 0)]
 
 
-def _task(spec, folder: str):
-    """What a task starts from: its start time, this worker's setup, and
-    the checkpoint's values mapped copy-on-write (nothing written back; the
+def _task(spec, folder: str, view):
+    """What a task starts from, once the worker is seen to take part
+    (:func:`check_view`): its start time, this worker's setup, and the
+    checkpoint's values mapped copy-on-write (nothing written back; the
     maps go with the task). One numba thread a worker: Dask gives the
     parallelism. The peak memory is counted afresh from here."""
     import numba
+    check_view(folder, view)
     numba.set_num_threads(1)
     started = time.perf_counter()
     reset_peak()
@@ -98,11 +159,11 @@ def _meta(started: float) -> dict:
     return {"pid": os.getpid(), "peak": peak_bytes(), "seconds": time.perf_counter() - started}
 
 
-def solve_chunk(spec, folder: str, j: int, c0: int, c1: int, first_sweep: bool):
+def solve_chunk(spec, folder: str, view, j: int, c0: int, c1: int, first_sweep: bool):
     """A task: blocks ``c0 <= b < c1`` of level ``j`` against the checkpoint's
     values. Returns ``(values of the blocks' nodes, their take-over rows,
     those rows' values, passes, changes, meta)`` (:func:`_meta`)."""
-    started, setup, V, take = _task(spec, folder)
+    started, setup, V, take = _task(spec, folder, view)
     level = setup.level(j)
     passes, changes = np.zeros(level.count, dtype=np.int64), np.zeros(level.count)
     setup.solve_blocks(MultiValues(V, take, setup.reach), level, c0, c1, first_sweep, passes,
@@ -112,7 +173,7 @@ def solve_chunk(spec, folder: str, j: int, c0: int, c1: int, first_sweep: bool):
     return V[nodes], rows, take[rows], passes[c0:c1], changes[c0:c1], _meta(started)
 
 
-def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
+def settle_chunk(spec, folder: str, view, j: int, blocks: list[int]):
     """A task: settle ``blocks`` of level ``j``, whose best responses cycle
     (:func:`solver.engine.n_player.settle_blocks`), against the
     checkpoint's values (the level's values the client has written
@@ -120,7 +181,7 @@ def settle_chunk(spec, folder: str, j: int, blocks: list[int]):
     rows, those rows' values, the mixed decisions, the equilibria found,
     meta)``, the mixed decisions and equilibria as the single process
     records them."""
-    started, setup, V, take = _task(spec, folder)
+    started, setup, V, take = _task(spec, folder, view)
     level = setup.level(j)
     solution = setup.solution(V, take)
     settle_blocks(setup, solution, level, blocks)
