@@ -2,7 +2,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import pytest
 
@@ -12,15 +11,10 @@ import pytest
 # environment of its own without LANGUAGE.
 os.environ["LANGUAGE"] = "en"
 
-# The suite runs in two processes (pytest-xdist, pyproject.toml). numba's
-# cache is not safe against two processes compiling the same kernel at once
-# (numba issue 10128; docs/solver.md, "numba's cache"), so every worker but the
-# first compiles into a cache of its own. Set before anything imports numba,
-# which reads it once; the CLI's subprocesses inherit it.
-_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-if _worker != "gw0":
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(
-        tempfile.gettempdir(), f"farkle-solver-numba-{_worker}")
+# The suite runs in two processes (pytest-xdist, pyproject.toml), which
+# share numba's cache: one process at a time loads or compiles a kernel
+# (solver.model.compile_lock), so each kernel is compiled once, by whichever
+# process wants it first (docs/solver.md, "numba's cache").
 # One core per worker: numba's parallel kernels (a card's evaluation, the
 # solver's levels) run one thread each, the CLI's subprocesses too. Two
 # threads a worker on two cores made OpenMP's waiting threads spin against

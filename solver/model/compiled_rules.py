@@ -12,7 +12,8 @@ imported: cached kernels of that module older than ``turn_rules.py``, this
 module or a module whose code it calls are deleted, so that numba compiles
 them again and a changed rule never runs from a stale cache. (The caches
 live in the package's ``__pycache__``; an installed package is compiled
-afresh on first use.)
+afresh on first use.) Importing this module also makes numba load and
+compile the kernels one process at a time (:mod:`solver.model.compile_lock`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from pathlib import Path
 
 from numba import njit
 
-from solver.model import turn_rules
+from solver.model import compile_lock, turn_rules
+
+# Every kernel module imports this one: from here on, one process at a time
+# loads or compiles a kernel (solver.model.compile_lock).
+compile_lock.install()
 
 RULES = ("keep_result", "dice_left", "may_bank_total", "may_bank", "banked_score", "offer",
          "may_take_over", "add_cross", "after_bank", "after_zero_turn", "bank_changes_nothing",
