@@ -29,6 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BIG = [("quinze-mille", 15000, 3), ("dix-mille", 10000, 3), ("cinq-mille", 5000, 4),
@@ -144,6 +146,28 @@ def report(rows: list[dict], workers: int) -> list[dict]:
     return checks
 
 
+def level_read_share(rules, players: int) -> float:
+    """The largest share of the turn starts that one level's blocks read:
+    a bank raises one score by at most the highest score, so level ``L``
+    reads levels ``L`` to ``L + highest`` (and, with a penalty, lower ones
+    of the last sweep, counted here as far down as the penalty). The turn
+    starts of a level are the convolution of the player states' counts by
+    score. What a worker would map if V were stored in level order
+    (docs/cluster.md, "Not done yet")."""
+    from solver.model.states import player_space
+    score = player_space(rules, "exact").score
+    score = score - score.min()
+    by_score = np.bincount(score).astype(float)
+    by_level = by_score
+    for _ in range(players - 1):
+        by_level = np.convolve(by_level, by_score)
+    below = rules.fall_penalty // rules.unit if rules.fall_penalty else 0
+    top, cumulative = int(score.max()), np.concatenate([[0.0], np.cumsum(by_level)])
+    n = len(by_level)
+    return max(cumulative[min(n, L + top + 1)] - cumulative[max(0, L - below)]
+               for L in range(n)) / cumulative[-1]
+
+
 def projections() -> list[dict]:
     from solver.model.rules import get_rules
     from solver.tables.estimates import estimated_cluster
@@ -151,8 +175,8 @@ def projections() -> list[dict]:
           "like this one is 2 of them):\n")
     print("| game | turn starts | V | take_values | worker peak | levels x sweeps | tasks "
           "on W workers | hours on " + ", ".join(map(str, PROJECTED_WORKERS)) + " workers "
-          "| of which the client's own |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| of which the client's own | most of V a level reads |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     found = []
     for game, target, players in BIG:
         rules = get_rules(game).with_target(target)
@@ -163,7 +187,8 @@ def projections() -> list[dict]:
               f"{g['worker_bytes'] / 1e9:,.3g} GB | {g['levels']:,} x {g['sweeps']} | "
               f"{g['levels'] * g['sweeps']:,} x W | "
               + ", ".join(f"{e['seconds'] / 3600:,.3g}" for e in each)
-              + f" | {g['client_seconds'] / 3600:,.3g} |")
+              + f" | {g['client_seconds'] / 3600:,.3g} | "
+              + f"{level_read_share(rules, players):.0%} |")
         found.append({"game": game, "target": target, "players": players,
                       "by_workers": {w: e for w, e in zip(PROJECTED_WORKERS, each)}})
     return found

@@ -156,6 +156,16 @@ def mixed_cinq_mille():
     return solve_players(get_rules("cinq-mille", 1500), 3)
 
 
+def test_one_block_kernel_serves_the_levels_and_the_cycling_blocks(mixed_cinq_mille):
+    """The block kernel that a level's blocks run (inside the level's
+    parallel loop) and the one a cycling block runs from Python are one
+    compiled kernel: numba compiled it a second time when the level passed
+    its pass limit as the constant 40."""
+    from solver.engine.n_player_blocks import solve_block_n
+    assert mixed_cinq_mille.mixed      # a block cycled: the second caller ran
+    assert len(solve_block_n.signatures) == 1, solve_block_n.signatures
+
+
 def test_a_cycling_block_is_settled_by_an_equilibrium(mixed_cinq_mille):
     """docs/rules.md, "Cycles and equilibria": at the block that needed mixing,
     every mixing mover is indifferent (to 1e-10) between the two choices it

@@ -265,6 +265,19 @@ class CardRules(NamedTuple):
     past_lead_all: int
     """``past_lead`` with every die in hand."""
 
+    def typed(self) -> "CardRules":
+        """These rules with every number of the type its field declares: a
+        ``0`` where a float is declared would make numba compile the card's
+        kernels again, for an int (the seat evaluation's take a minute)."""
+        return self._replace(**{name: _NUMBERS[kind](value)
+                                for name, kind, value in zip(self._fields, _KINDS, self)
+                                if kind in _NUMBERS})
+
+
+_NUMBERS = {"int": int, "float": float}
+_KINDS = [getattr(kind, "__forward_arg__", kind) for kind in CardRules.__annotations__.values()]
+"""Each field's declared type, as written (``int``, ``float``, ``np.ndarray``)."""
+
 
 def threshold_shift(card, score, opponent, crossed):
     """What the situation adds to every bank threshold (units); ``crossed``

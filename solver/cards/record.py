@@ -342,7 +342,7 @@ class Card:
                          np.array([0] + chase, dtype=np.float64) if self.chase_worth else
                          np.zeros(0),
                          units(self.past_lead) if rules.final_round else 0,
-                         units(self.past_lead_all) if rules.final_round else 0)
+                         units(self.past_lead_all) if rules.final_round else 0).typed()
 
     def in_play(self) -> "Card":
         """The card without the rows it never uses (a row whose condition

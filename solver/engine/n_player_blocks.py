@@ -377,6 +377,10 @@ def _within_steady(x, Z, succ, steady, players):
 @njit(cache=True, parallel=True)
 def solve_level_n(b0, b1, blocks, seats, rules, dice, moves, values, use_guess, a_rows, plan,
                   passes, changes):
+    # The passes as a plain integer, not the constant 40: solve_block_n is
+    # then the kernel a cycling block calls from Python (BlockGame.run), not
+    # a second one numba would compile for the literal.
+    max_passes = np.int64(PURE_PASSES)
     for b in prange(b0, b1):
         passes[b], changes[b] = solve_block_n(b, blocks, seats, rules, dice, moves, values,
-                                              use_guess, PURE_PASSES, a_rows, plan)
+                                              use_guess, max_passes, a_rows, plan)
