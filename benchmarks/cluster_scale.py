@@ -149,8 +149,9 @@ def report(rows: list[dict], workers: int) -> list[dict]:
 def level_read_share(rules, players: int) -> float:
     """The largest share of the turn starts that one level's blocks read:
     a bank raises one score by at most the highest score, so level ``L``
-    reads levels ``L`` to ``L + highest`` (and, with a penalty, lower ones
-    of the last sweep, counted here as far down as the penalty). The turn
+    reads levels ``L`` to ``L + highest`` (and, with falls, lower ones of
+    the last sweep: as far down as the penalty, or, where a fall goes back
+    to a previous score, as far as the highest score). The turn
     starts of a level are the convolution of the player states' counts by
     score. What a worker would map if V were stored in level order
     (docs/cluster.md, "Not done yet")."""
@@ -161,8 +162,9 @@ def level_read_share(rules, players: int) -> float:
     by_level = by_score
     for _ in range(players - 1):
         by_level = np.convolve(by_level, by_score)
-    below = rules.fall_penalty // rules.unit if rules.fall_penalty else 0
     top, cumulative = int(score.max()), np.concatenate([[0.0], np.cumsum(by_level)])
+    below = (rules.fall_penalty // rules.unit if rules.fall_penalty
+             else top if rules.crosses else 0)
     n = len(by_level)
     return max(cumulative[min(n, L + top + 1)] - cumulative[max(0, L - below)]
                for L in range(n)) / cumulative[-1]

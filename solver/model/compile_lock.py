@@ -18,7 +18,10 @@ waits for a kernel it does not want. A kernel's compilation compiles the
 kernels it calls, each under its own lock, so locks are taken along the
 call graph, which has no cycle: no two processes wait for each other.
 Kernels without a cache, and systems without ``fcntl`` (Windows), are not
-locked.
+locked. The cache index's path is read from numba's own attributes
+(``dispatcher._cache._cache_file._index_path``, numba 0.68): where a later
+numba moves it, nothing is locked, as before, and
+``tests/test_compile_lock.py`` fails.
 """
 
 from __future__ import annotations
