@@ -337,6 +337,43 @@ def test_the_command_line_killed_and_run_again_writes_the_same_table(tmp_path):
     compare_tables(single, out)
 
 
+def test_ctrl_c_at_a_terminal_stops_cleanly_and_keeps_the_checkpoint(tmp_path):
+    """``farkle solve cinq-mille --target 2500 --players 3 --cluster
+    local:2`` at a terminal (a pseudo-terminal): its bar shows the levels
+    done and the time left; Ctrl-C once some levels are done stops it with
+    "farkle: interrupted" (exit status 130), no table, the checkpoint
+    holding the levels done, and its workers stopped with it."""
+    import io
+
+    import pexpect
+    out = tmp_path / "t.h5"
+    child = pexpect.spawn(sys.executable, ["-m", "solver.cli", "solve", "cinq-mille", "--target",
+                                           "2500", "--players", "3", "--cluster", "local:2",
+                                           "--out", str(out)],
+                          encoding="utf-8", timeout=120, dimensions=(24, 120),
+                          env={**os.environ, "TQDM_MININTERVAL": "0"})
+    child.logfile_read = io.StringIO()
+    child.expect(r"\[\d\d:\d\d<\d\d:\d\d, level ([1-9]\d) of 134\]")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    screen = child.logfile_read.getvalue()
+    assert child.exitstatus == 130, screen[-1000:]
+    assert "farkle: interrupted" in screen and "Traceback" not in screen
+    assert not out.exists()
+    recorded = json.loads((checkpoint_path(out) / "progress.json").read_text())["state"]["level"]
+    assert 10 <= recorded < 134
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(child.pid, 0)             # the command's workers, had they stayed
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("the workers outlived the command by 20 s")
+
+
 # ----------------------------------------------------------------- refusals
 
 def new_checkpoint(folder, rules, players=3, tol=1e-12):

@@ -11,7 +11,7 @@ import sys
 
 from solver.model.errors import UsageError
 from solver.tables.load import FirstUse, load_table
-from solver.text import _, language
+from solver.text import _, language, number
 
 
 def solve_command(args, rules, memory=None, players=2) -> str:
@@ -27,21 +27,30 @@ PROGRESS_STEPS = 1000
 
 
 def progress_bar(description: str):
-    """A tqdm bar on stderr, as a ``progress(done, total)`` callback, in
-    thousandths of the work. With crosses the sweeps to come are only
+    """A tqdm bar on stderr, as a ``progress(done, total, levels=None)``
+    callback, in thousandths of the work, with the time spent and left;
+    ``levels``, ``(levels done, levels, sweep)``, adds "level 12 of 183"
+    (and the sweep past the first). With crosses the sweeps to come are only
     estimated as the solve converges (:func:`solver.engine.convergence.sweeps_expected`),
     so the total may grow: the bar shows the largest share done so far and
     never moves backwards."""
     from tqdm import tqdm
     bar = None
 
-    def update(done, total):
+    def update(done, total, levels=None):
         nonlocal bar
         if bar is None:
             # tqdm writes "desc: "; French puts a space before the colon.
             desc = description + " " if language() == "fr" else description
             bar = tqdm(total=PROGRESS_STEPS, desc=desc, unit="", file=sys.stderr,
-                       leave=False, disable=None, bar_format="{l_bar}{bar}| [{elapsed}<{remaining}]")
+                       leave=False, disable=None,
+                       bar_format="{l_bar}{bar}| [{elapsed}<{remaining}{postfix}]")
+        if levels is not None:
+            level, count, sweep = levels
+            bar.set_postfix_str(
+                (_("sweep {sweep}, level {level} of {levels}") if sweep > 1
+                 else _("level {level} of {levels}")).format(
+                     sweep=sweep, level=number(level), levels=number(count)), refresh=False)
         share = min(PROGRESS_STEPS, PROGRESS_STEPS * done // max(total, 1))
         if share > bar.n:
             bar.update(share - bar.n)

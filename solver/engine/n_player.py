@@ -225,7 +225,9 @@ def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float =
     blocks)`` settles the level's blocks that cycle (here, one after the
     other, by :func:`settle_blocks`; they are independent, as the level's
     blocks are). From ``state``, where a solve resumes, and
-    ``level_done(state)`` after each level."""
+    ``level_done(state)`` after each level. ``progress(done, total,
+    levels=(levels done, levels, sweep))`` after each level, ``done`` and
+    ``total`` in turn starts (every sweep's)."""
     if settle is None:
         def settle(level, blocks):
             settle_blocks(setup, solution, level, blocks)
@@ -253,13 +255,16 @@ def run_sweeps(setup: Setup, solution: MultiSolution, solve_blocks, tol: float =
             if setup.has_falls:
                 state.change = max(state.change, float(np.max(np.abs(V[nodes] - before))))
             state.level = j + 1
+            if level_done is not None:
+                level_done(state)
+            # After the level is recorded: the bar shows what a resumed
+            # solve would not do again.
             if progress is not None:
                 done = setup.nodes_above(j + 1) + (state.sweeps - 1) * len(V)
                 expected = (sweeps_expected(state.sweep_changes, tol, max_sweeps)
                             if setup.has_falls else 1)
-                progress(done, len(V) * max(expected, state.sweeps))
-            if level_done is not None:
-                level_done(state)
+                progress(done, len(V) * max(expected, state.sweeps),
+                         levels=(state.level, setup.levels, state.sweeps))
         if not setup.has_falls:
             break
         state.sweep_changes.append(state.change)
