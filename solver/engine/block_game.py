@@ -178,6 +178,25 @@ def jacobian(f, x, fx, step):
     return J
 
 
+def newton(margins_of, q: np.ndarray, steps: int, held=None) -> np.ndarray | None:
+    """Newton's method on ``margins_of(q)``, ``q`` kept in [0, 1]: the ``q``
+    whose margins are all below INDIFFERENT (the block left at it), or None
+    after ``steps`` steps. Where a step is held at a bound every later step
+    is the same: ``held(q)`` then, if given, else None."""
+    for _step in range(steps):
+        m = margins_of(q)
+        if np.max(np.abs(m)) < INDIFFERENT:
+            return q
+        # A wide step: the margins are smooth between their jumps, and a
+        # step of 1e-7 in q moves a margin of 1e-7 by no more than rounding.
+        J = jacobian(margins_of, q, m, 1e-4)
+        step = np.clip(q - np.linalg.lstsq(J, m, rcond=None)[0], 0.0, 1.0)
+        if np.array_equal(step, q):
+            return None if held is None else held(q)
+        q = step
+    return None
+
+
 def indifferent(game: BlockGame, q: np.ndarray, inner: list) -> np.ndarray | None:
     """Newton's method on the margins of ``inner`` (the other decisions
     fixed): q with those margins below INDIFFERENT, or None."""
@@ -189,20 +208,11 @@ def indifferent(game: BlockGame, q: np.ndarray, inner: list) -> np.ndarray | Non
         full = q.copy()
         full[inner] = qi
         return game.margins(full)[inner]
-    qi = q[inner]
-    for _step in range(50):
-        m = inner_margins(qi)
-        if np.max(np.abs(m)) < INDIFFERENT:
-            q[inner] = qi
-            return q
-        # A wide step: the margins are smooth between their jumps, and a
-        # step of 1e-7 in q moves a margin of 1e-7 by no more than rounding.
-        J = jacobian(inner_margins, qi, m, 1e-4)
-        step = np.clip(qi - np.linalg.lstsq(J, m, rcond=None)[0], 0.0, 1.0)
-        if np.array_equal(step, qi):
-            return None                 # held at a bound: every later step the same
-        qi = step
-    return None
+    found = newton(inner_margins, q[inner], 50)
+    if found is None:
+        return None
+    q[inner] = found
+    return q
 
 
 def is_equilibrium(game: BlockGame, q: np.ndarray) -> bool:

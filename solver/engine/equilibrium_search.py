@@ -38,13 +38,12 @@ import itertools
 import numpy as np
 
 from solver.engine.block_game import (
-    INDIFFERENT,
     BlockGame,
     MoreFlips,
     Unsettled,
     indifferent,
     is_equilibrium,
-    jacobian,
+    newton,
 )
 
 MAX_PURE_PROFILES = 10
@@ -191,20 +190,15 @@ def _settled_indifferent(game: BlockGame, mixing: list) -> np.ndarray | None:
     the best response: their ``q`` with the margins below INDIFFERENT (the
     block left there), or None. Raises :class:`Unsettled` where the best
     responses cycle on the way."""
-    q = np.full(len(mixing), 0.5)
-    for _step in range(30):
-        m = game.settled_margins(mixing, q)
-        if np.max(np.abs(m)) < INDIFFERENT:
-            return q
-        J = jacobian(lambda x: game.settled_margins(mixing, x), q, m, 1e-4)
-        step = np.clip(q - np.linalg.lstsq(J, m, rcond=None)[0], 0.0, 1.0)
-        if np.array_equal(step, q):
-            # Held at a bound: pure there, an equilibrium if its margin
-            # agrees (the caller checks).
-            game.settled_margins(mixing, q)
-            return q
-        q = step
-    return None
+    def margins_of(q):
+        return game.settled_margins(mixing, q)
+
+    def held(q):
+        # Held at a bound: pure there, an equilibrium if its margin agrees
+        # (the caller checks); the block left at it.
+        margins_of(q)
+        return q
+    return newton(margins_of, np.full(len(mixing), 0.5), 30, held)
 
 
 def support_enumeration(game: BlockGame) -> np.ndarray | None:

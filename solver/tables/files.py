@@ -113,6 +113,7 @@ from solver.tables.layout import (
     datasets_of,
     le_bytes,
     metadata_digest,
+    values_digest,
 )
 from solver.tables.paths import solve_command
 from solver.tables.reading import TableReader
@@ -194,39 +195,33 @@ class _DiskImage:
 
     def __exit__(self, kind, value, traceback):
         try:
-            if kind is None and self.error is None:
+            if kind is None:
                 self.flush()
-                os.fsync(self.file.fileno())
-        except OSError as error:
-            self.error = error
+                self._guarded(os.fsync, self.file.fileno())
         finally:
             self.file.close()
         if kind is None and self.error is not None:
             raise self.error
 
+    def _guarded(self, act, *args, instead=None):
+        """``act(*args)`` unless a write has failed already; a failure
+        remembered and ``instead`` returned, as after one."""
+        if self.error is None:
+            try:
+                return act(*args)
+            except OSError as error:
+                self.error = error
+        return instead
+
     def write(self, data) -> int:
         data = memoryview(data)
-        if self.error is None:
-            try:
-                return self.file.write(data)
-            except OSError as error:
-                self.error = error
-        return data.nbytes
+        return self._guarded(self.file.write, data, instead=data.nbytes)
 
     def flush(self) -> None:
-        if self.error is None:
-            try:
-                self.file.flush()
-            except OSError as error:
-                self.error = error
+        self._guarded(self.file.flush)
 
     def truncate(self, size=None):
-        if self.error is None:
-            try:
-                return self.file.truncate(size)
-            except OSError as error:
-                self.error = error
-        return size
+        return self._guarded(self.file.truncate, size, instead=size)
 
     def seek(self, *where):
         return self.file.seek(*where)
@@ -257,20 +252,16 @@ def _write_two_players(f, solution: Solution, compress) -> None:
     values, space = solution.take_values, solution.space
     slot_states = np.flatnonzero(space.bank_slot >= 0)      # slots in state order
     offers = space.score[slot_states] + 1 - space.offers[0]
-    codes = f.create_dataset("take_codes", shape=values.shape, dtype=np.int64,
-                             chunks=(1,) + values.shape[1:], fletcher32=True, **compress)
+
+    def rows():
+        # Takers are numbered in state order (PlayerSpace.take_rows): the
+        # rows come in order.
+        for w in np.flatnonzero(solution.take_row >= 0):
+            row = solution.take_row[w]
+            yield row, take_codes.encode_row(values[row], solution.W[w, slot_states],
+                                             offers)[None]
+    codes = _create_in_pieces(f, "take_codes", values.shape, np.int64, rows(), **compress)
     codes.attrs["quantum"] = take_codes.QUANTUM
-    digest, rows = hashlib.sha256(), 0
-    for w in np.flatnonzero(solution.take_row >= 0):
-        row = solution.take_row[w]
-        coded = take_codes.encode_row(values[row], solution.W[w, slot_states], offers)
-        codes[row] = coded
-        # Takers are numbered in state order (PlayerSpace.take_rows): the rows
-        # come in order, and the digest of the rows is the dataset's.
-        assert row == rows
-        digest.update(le_bytes(coded))
-        rows += 1
-    codes.attrs[CHECKSUM] = np.bytes_(digest.hexdigest())
 
 
 def _write_players(f, solution: MultiSolution, compress) -> None:
@@ -291,17 +282,15 @@ def _write_players(f, solution: MultiSolution, compress) -> None:
         # left as it is.
         slot_score = solution.space.score[solution.space.bank_slot >= 0]
         t = np.arange(values.shape[1])
-        taken = f.create_dataset("take_values", shape=values.shape, dtype=values.dtype,
-                                 chunks=(1,) + values.shape[1:], fletcher32=True, **compress)
-        digest = hashlib.sha256()
         slab = max(1, SLAB_BYTES // max(1, values[0].nbytes))
-        for start in range(0, len(values), slab):
-            rows = np.array(values[start:start + slab])
-            banker = slot_score[np.arange(start, start + len(rows)) % len(slot_score)]
-            rows[t[None, :] > banker[:, None]] = 0.0
-            taken[start:start + len(rows)] = rows
-            digest.update(le_bytes(rows))
-        taken.attrs[CHECKSUM] = np.bytes_(digest.hexdigest())
+
+        def slabs():
+            for start in range(0, len(values), slab):
+                rows = np.array(values[start:start + slab])
+                banker = slot_score[np.arange(start, start + len(rows)) % len(slot_score)]
+                rows[t[None, :] > banker[:, None]] = 0.0
+                yield start, rows
+        _create_in_pieces(f, "take_values", values.shape, values.dtype, slabs(), **compress)
     if solution.reach is not None:
         _create(f, "reach", solution.reach, **compress)
     banks = [(node, t, n, q) for node, entries in solution.mixed.items()
@@ -315,8 +304,24 @@ def _write_players(f, solution: MultiSolution, compress) -> None:
 def _create(f, name: str, data, **options) -> None:
     """A dataset and the SHA-256 of its values (module docstring)."""
     dataset = f.create_dataset(name, data=data, **options)
-    dataset.attrs[CHECKSUM] = np.bytes_(hashlib.sha256(
-        le_bytes(np.asarray(data, dtype=dataset.dtype))).hexdigest())
+    dataset.attrs[CHECKSUM] = np.bytes_(values_digest(np.asarray(data, dtype=dataset.dtype)))
+
+
+def _create_in_pieces(f, name: str, shape, dtype, pieces, **options):
+    """A dataset of rows too many to hold at once, chunked a row at a time,
+    written from ``pieces``, ``(first row, rows)`` in order, and the SHA-256
+    of its values, as :func:`_create`'s."""
+    dataset = f.create_dataset(name, shape=shape, dtype=dtype, chunks=(1,) + tuple(shape[1:]),
+                               fletcher32=True, **options)
+    digest, written = hashlib.sha256(), 0
+    for start, rows in pieces:
+        # In order, or the digest of the pieces would not be the dataset's.
+        assert start == written
+        dataset[start:start + len(rows)] = rows
+        digest.update(le_bytes(np.asarray(rows, dtype=dataset.dtype)))
+        written += len(rows)
+    dataset.attrs[CHECKSUM] = np.bytes_(digest.hexdigest())
+    return dataset
 
 
 def equilibria_summary(solution: MultiSolution) -> dict:
